@@ -1,0 +1,639 @@
+// The C boundary: argument checks, handle lookups, and the guarantee that no
+// C++ exception crosses into the caller.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "client.h"
+#include "contender.h"
+#include "errors.h"
+#include "inspect.h"
+#include "observer.h"
+#include "paths.h"
+#include "zkl.h"
+
+using zkl::Client;
+using zkl::Contender;
+using zkl::HandleKind;
+using zkl::Observer;
+
+namespace {
+
+constexpr size_t kMaxData = 1024 * 1024;
+
+// Runs `body`, mapping any escaping exception onto an error code.
+template <typename Body>
+int Guard(Body body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return ZKL_ENOMEM;
+  } catch (...) {
+    return ZKL_EINTERNAL;
+  }
+}
+
+// Options structs: version 1 is the only layout so far. A caller built
+// against a newer header gets ZKL_EVERSION instead of a misread struct.
+int CheckVersion(uint32_t version, uint32_t supported) {
+  if (version == 0 || version > supported) return ZKL_EVERSION;
+  return ZKL_OK;
+}
+
+int CheckData(const void *data, size_t len) {
+  if (data == nullptr && len > 0) return ZKL_EINVAL;
+  if (len > kMaxData) return ZKL_ETOOBIG;
+  return ZKL_OK;
+}
+
+std::shared_ptr<Client> GetClient(zkl_client *c) {
+  return zkl::Lookup<Client>(c, HandleKind::kClient);
+}
+std::shared_ptr<Contender> GetLock(zkl_lock *l) {
+  return zkl::Lookup<Contender>(l, HandleKind::kLock);
+}
+std::shared_ptr<Contender> GetElection(zkl_election *e) {
+  return zkl::Lookup<Contender>(e, HandleKind::kElection);
+}
+std::shared_ptr<Observer> GetObserver(zkl_observer *o) {
+  return zkl::Lookup<Observer>(o, HandleKind::kObserver);
+}
+
+std::unique_ptr<zkl::Rule> ElectionRule(int32_t kind) {
+  if (kind == ZKL_ELECTION_FAIR) return zkl::MakeExclusiveRule("latch-");
+  if (kind == ZKL_ELECTION_UNFAIR) return zkl::MakeFixedNodeRule("leader");
+  return nullptr;
+}
+
+std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
+  switch (kind) {
+    case ZKL_LOCK_FAIR:
+    case ZKL_LOCK_REENTRANT: return zkl::MakeExclusiveRule("lock-");
+    case ZKL_LOCK_NONFAIR: return zkl::MakeFixedNodeRule("lock");
+    case ZKL_LOCK_READ: return zkl::MakeReadRule();
+    case ZKL_LOCK_WRITE: return zkl::MakeWriteRule();
+    case ZKL_LOCK_SEMAPHORE:
+      return max_leases >= 1 ? zkl::MakeSemaphoreRule(max_leases) : nullptr;
+    default: return nullptr;
+  }
+}
+
+// Registers a new listener handle with its client.
+template <typename T>
+void Attach(Client &client, const std::shared_ptr<T> &h) {
+  zkl::RegisterHandle(h);
+  absl::MutexLock lock(&client.mu());
+  client.AddListener(h);
+}
+
+}  // namespace
+
+extern "C" {
+
+int zkl_version(void) {
+  return ZKL_VERSION_MAJOR * 10000 + ZKL_VERSION_MINOR * 100 + ZKL_VERSION_PATCH;
+}
+
+const char *zkl_version_string(void) { return "0.1.0"; }
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+int zkl_event_type(const zkl_event *ev) { return ev ? ev->type : ZKL_EINVAL; }
+int zkl_event_error(const zkl_event *ev) { return ev ? ev->error : ZKL_EINVAL; }
+int zkl_event_session_state(const zkl_event *ev) { return ev ? ev->session_state : ZKL_EINVAL; }
+
+int zkl_event_lock(const zkl_event *ev, zkl_lock **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->handle && ev->handle->kind() == HandleKind::kLock
+             ? zkl::ToPublic<zkl_lock>(*ev->handle) : nullptr;
+  return ZKL_OK;
+}
+
+int zkl_event_election(const zkl_event *ev, zkl_election **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->handle && ev->handle->kind() == HandleKind::kElection
+             ? zkl::ToPublic<zkl_election>(*ev->handle) : nullptr;
+  return ZKL_OK;
+}
+
+int zkl_event_observer(const zkl_event *ev, zkl_observer **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->handle && ev->handle->kind() == HandleKind::kObserver
+             ? zkl::ToPublic<zkl_observer>(*ev->handle) : nullptr;
+  return ZKL_OK;
+}
+
+int zkl_event_user_data(const zkl_event *ev, void **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->user_data;
+  return ZKL_OK;
+}
+
+int zkl_event_owner(const zkl_event *ev, uint64_t *out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->owner;
+  return ZKL_OK;
+}
+
+int zkl_event_fencing_token(const zkl_event *ev, uint64_t *out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->fencing_token;
+  return ZKL_OK;
+}
+
+int zkl_event_data(const zkl_event *ev, const char **data, size_t *len) {
+  if (!ev || !data || !len) return ZKL_EINVAL;
+  *data = ev->data.c_str();
+  *len = ev->data.size();
+  return ZKL_OK;
+}
+
+void zkl_event_free(zkl_event *ev) { delete ev; }
+
+// ---------------------------------------------------------------------------
+// Client
+// ---------------------------------------------------------------------------
+
+int zkl_client_options_init(zkl_client_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_CLIENT_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  opts->session_timeout_ms = 10000;
+  opts->acl = ZKL_ACL_OPEN;
+  return ZKL_OK;
+}
+
+int zkl_client_new(const zkl_client_options *opts, zkl_client **out) {
+  return Guard([&] {
+    if (!opts || !out) return ZKL_EINVAL;
+    if (int rc = CheckVersion(opts->version, ZKL_CLIENT_OPTIONS_VERSION)) return rc;
+    std::shared_ptr<Client> client;
+    if (int rc = Client::Create(*opts, &client)) return rc;
+    zkl::RegisterHandle(client);
+    *out = zkl::ToPublic<zkl_client>(*client);
+    return ZKL_OK;
+  });
+}
+
+int zkl_client_destroy(zkl_client *c) {
+  return Guard([&] {
+    auto h = zkl::UnregisterHandle(c, HandleKind::kClient);
+    if (!h) return ZKL_EBADHANDLE;
+    auto client = std::static_pointer_cast<Client>(h);
+    client->Close();
+    client->queue().Clear();
+    return ZKL_OK;
+  });
+}
+
+int zkl_client_close(zkl_client *c) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    client->Close();
+    return ZKL_OK;
+  });
+}
+
+int zkl_client_wait_connected(zkl_client *c, int64_t timeout_ms) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    return client ? client->WaitConnected(timeout_ms) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_client_state(zkl_client *c) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    return client ? client->State() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_client_session_id(zkl_client *c, uint64_t *out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    *out = client->SessionId();
+    return ZKL_OK;
+  });
+}
+
+int zkl_client_session_timeout(zkl_client *c) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    return client ? client->NegotiatedTimeout() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!out || which < ZKL_COUNTER_REQUESTS || which > ZKL_COUNTER_SESSIONS) return ZKL_EINVAL;
+    *out = client->Counter(which);
+    return ZKL_OK;
+  });
+}
+
+int zkl_client_fd(zkl_client *c) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    return client ? client->queue().fd() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_client_dispatch(zkl_client *c, int max_events) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    // Only the events pending at entry: a callback that causes new events
+    // cannot keep this call running forever.
+    size_t budget = client->queue().size();
+    if (max_events > 0 && static_cast<size_t>(max_events) < budget) budget = max_events;
+    int delivered = 0;
+    for (size_t i = 0; i < budget; ++i) {
+      std::unique_ptr<zkl_event> ev = client->queue().Pop();
+      if (!ev) break;
+      // Events of a handle destroyed since they were queued are dropped.
+      if (ev->handle && !zkl::LookupHandle(reinterpret_cast<void *>(ev->handle->public_id()),
+                                           ev->handle->kind())) {
+        continue;
+      }
+      if (!zkl::LookupHandle(c, HandleKind::kClient)) break;  // destroyed by a callback
+      if (ev->cb) {
+        ev->cb(ev.get(), ev->user_data);
+        ++delivered;
+      }
+    }
+    return delivered;
+  });
+}
+
+int zkl_client_next_event(zkl_client *c, zkl_event **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    for (;;) {
+      std::unique_ptr<zkl_event> ev = client->queue().Pop();
+      if (!ev) return ZKL_EAGAIN;
+      if (ev->handle && !zkl::LookupHandle(reinterpret_cast<void *>(ev->handle->public_id()),
+                                           ev->handle->kind())) {
+        continue;
+      }
+      *out = ev.release();
+      return ZKL_OK;
+    }
+  });
+}
+
+int zkl_client_wait(zkl_client *c, int64_t timeout_ms) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    return client->queue().Wait(timeout_ms) ? 1 : 0;
+  });
+}
+
+int zkl_client_wakeup(zkl_client *c) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    client->queue().Wakeup();
+    return ZKL_OK;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Locks
+// ---------------------------------------------------------------------------
+
+int zkl_lock_options_init(zkl_lock_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_LOCK_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  opts->kind = ZKL_LOCK_FAIR;
+  opts->max_leases = 1;
+  return ZKL_OK;
+}
+
+int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, zkl_lock **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !opts || !out) return ZKL_EINVAL;
+    if (int rc = CheckVersion(opts->version, ZKL_LOCK_OPTIONS_VERSION)) return rc;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    if (int rc = CheckData(opts->data, opts->data_len)) return rc;
+    Contender::Options o;
+    o.rule = LockRule(opts->kind, opts->max_leases);
+    if (!o.rule) return ZKL_EINVAL;
+    o.path = path;
+    o.reentrant = opts->kind == ZKL_LOCK_REENTRANT;
+    if (opts->data_len > 0) o.data.assign(static_cast<const char *>(opts->data), opts->data_len);
+    o.cb = opts->cb;
+    o.user_data = opts->user_data;
+    {
+      absl::MutexLock lock(&client->mu());
+      if (client->closed()) return ZKL_ECLOSED;
+    }
+    auto lock = std::make_shared<Contender>(client, HandleKind::kLock, std::move(o));
+    Attach(*client, lock);
+    *out = zkl::ToPublic<zkl_lock>(*lock);
+    return ZKL_OK;
+  });
+}
+
+int zkl_lock_destroy(zkl_lock *l) {
+  return Guard([&] {
+    auto h = zkl::UnregisterHandle(l, HandleKind::kLock);
+    if (!h) return ZKL_EBADHANDLE;
+    std::static_pointer_cast<Contender>(h)->Destroy();
+    return ZKL_OK;
+  });
+}
+
+int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Acquire(owner, timeout_ms, Contender::Mode::kBlocking) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_try_acquire(zkl_lock *l, uint64_t owner) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Acquire(owner, -1, Contender::Mode::kTry) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_acquire_async(zkl_lock *l, uint64_t owner, int64_t timeout_ms) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Acquire(owner, timeout_ms, Contender::Mode::kAsync) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_cancel(zkl_lock *l) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Cancel() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_release(zkl_lock *l, uint64_t owner) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Release(owner, true) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_release_async(zkl_lock *l, uint64_t owner) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->Release(owner, false) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_is_held(zkl_lock *l) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->IsHeld() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_lock_fencing_token(zkl_lock *l, uint64_t *out) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    if (!lock) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    return lock->FencingToken(out);
+  });
+}
+
+int zkl_lock_hold_count(zkl_lock *l) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    return lock ? lock->HoldCount() : ZKL_EBADHANDLE;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Elections and observers
+// ---------------------------------------------------------------------------
+
+int zkl_election_options_init(zkl_election_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_ELECTION_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  opts->kind = ZKL_ELECTION_FAIR;
+  return ZKL_OK;
+}
+
+int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options *opts,
+                     zkl_election **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !opts || !out || !opts->id) return ZKL_EINVAL;
+    if (int rc = CheckVersion(opts->version, ZKL_ELECTION_OPTIONS_VERSION)) return rc;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    if (int rc = CheckData(opts->id, std::strlen(opts->id))) return rc;
+    Contender::Options o;
+    o.rule = ElectionRule(opts->kind);
+    if (!o.rule) return ZKL_EINVAL;
+    o.path = path;
+    o.role = Contender::Role::kElection;
+    o.data = opts->id;
+    o.cb = opts->cb;
+    o.user_data = opts->user_data;
+    {
+      absl::MutexLock lock(&client->mu());
+      if (client->closed()) return ZKL_ECLOSED;
+    }
+    auto e = std::make_shared<Contender>(client, HandleKind::kElection, std::move(o));
+    Attach(*client, e);
+    *out = zkl::ToPublic<zkl_election>(*e);
+    return ZKL_OK;
+  });
+}
+
+int zkl_election_destroy(zkl_election *e) {
+  return Guard([&] {
+    auto h = zkl::UnregisterHandle(e, HandleKind::kElection);
+    if (!h) return ZKL_EBADHANDLE;
+    std::static_pointer_cast<Contender>(h)->Destroy();
+    return ZKL_OK;
+  });
+}
+
+int zkl_election_start(zkl_election *e) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    int rc = el->Acquire(0, -1, Contender::Mode::kAsync);
+    return rc == ZKL_EBUSY || rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already running
+  });
+}
+
+int zkl_election_campaign(zkl_election *e, int64_t timeout_ms) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    int rc = el->Acquire(0, timeout_ms, Contender::Mode::kBlocking);
+    return rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already leader
+  });
+}
+
+int zkl_election_resign(zkl_election *e) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    int rc = el->Release(0, true);
+    if (rc == ZKL_ENOTHELD) rc = el->Cancel();
+    return rc == ZKL_ENOTHELD || rc == ZKL_ELOST ? ZKL_OK : rc;
+  });
+}
+
+int zkl_election_is_leader(zkl_election *e) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    return el ? el->IsHeld() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_election_fencing_token(zkl_election *e, uint64_t *out) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    return el->FencingToken(out);
+  });
+}
+
+int zkl_observer_new(zkl_client *c, const char *path, int32_t kind, zkl_event_cb cb,
+                     void *user_data, zkl_observer **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !out) return ZKL_EINVAL;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    auto rule = ElectionRule(kind);
+    if (!rule) return ZKL_EINVAL;
+    {
+      absl::MutexLock lock(&client->mu());
+      if (client->closed()) return ZKL_ECLOSED;
+    }
+    auto o = std::make_shared<Observer>(client, path, std::move(rule), cb, user_data);
+    Attach(*client, o);
+    o->Start();
+    *out = zkl::ToPublic<zkl_observer>(*o);
+    return ZKL_OK;
+  });
+}
+
+int zkl_observer_destroy(zkl_observer *o) {
+  return Guard([&] {
+    auto h = zkl::UnregisterHandle(o, HandleKind::kObserver);
+    if (!h) return ZKL_EBADHANDLE;
+    std::static_pointer_cast<Observer>(h)->Destroy();
+    return ZKL_OK;
+  });
+}
+
+int zkl_observer_leader(zkl_observer *o, char *buf, size_t len) {
+  return Guard([&] {
+    auto ob = GetObserver(o);
+    if (!ob) return ZKL_EBADHANDLE;
+    if (!buf && len > 0) return ZKL_EINVAL;
+    return ob->Leader(buf, len);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Inspection
+// ---------------------------------------------------------------------------
+
+int zkl_inspect(zkl_client *c, const char *path, int32_t kind, int64_t timeout_ms,
+                zkl_participants **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !out) return ZKL_EINVAL;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    std::unique_ptr<zkl::Rule> rule = kind >= ZKL_INSPECT_ELECTION_BASE
+                                          ? ElectionRule(kind - ZKL_INSPECT_ELECTION_BASE)
+                                          : LockRule(kind, kind == ZKL_LOCK_SEMAPHORE ? 0 : 1);
+    if (kind == ZKL_LOCK_SEMAPHORE) {
+      // Holders are the first N; N is read from the lock node by the caller's
+      // peers, so here every participant is listed and marked by position
+      // only when N is known. Use a large N: everyone is shown as holding.
+      rule = zkl::MakeSemaphoreRule(1 << 30);
+    }
+    if (!rule) return ZKL_EINVAL;
+    auto result = std::make_unique<zkl_participants>();
+    if (int rc = zkl::Inspect(*client, path, *rule, timeout_ms, &result->list)) return rc;
+    *out = result.release();
+    return ZKL_OK;
+  });
+}
+
+int zkl_participants_count(const zkl_participants *p) {
+  return p ? static_cast<int>(p->list.size()) : ZKL_EINVAL;
+}
+
+#define ZKL_PARTICIPANT_OR_RETURN(p, i)    \
+  if (!(p)) return ZKL_EINVAL;             \
+  if ((i) >= (p)->list.size()) return ZKL_ERANGE; \
+  const zkl::Participant &entry = (p)->list[i]
+
+int zkl_participants_name(const zkl_participants *p, size_t i, const char **out) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  if (!out) return ZKL_EINVAL;
+  *out = entry.name.c_str();
+  return ZKL_OK;
+}
+
+int zkl_participants_is_holder(const zkl_participants *p, size_t i) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  return entry.holder ? 1 : 0;
+}
+
+int zkl_participants_fencing_token(const zkl_participants *p, size_t i, uint64_t *out) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  if (!out) return ZKL_EINVAL;
+  *out = entry.czxid;
+  return ZKL_OK;
+}
+
+int zkl_participants_session_id(const zkl_participants *p, size_t i, uint64_t *out) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  if (!out) return ZKL_EINVAL;
+  *out = entry.session_id;
+  return ZKL_OK;
+}
+
+int zkl_participants_ctime_ms(const zkl_participants *p, size_t i, int64_t *out) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  if (!out) return ZKL_EINVAL;
+  *out = entry.ctime_ms;
+  return ZKL_OK;
+}
+
+int zkl_participants_data(const zkl_participants *p, size_t i, const char **data, size_t *len) {
+  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  if (!data || !len) return ZKL_EINVAL;
+  *data = entry.data.c_str();
+  *len = entry.data.size();
+  return ZKL_OK;
+}
+
+void zkl_participants_free(zkl_participants *p) { delete p; }
+
+}  // extern "C"

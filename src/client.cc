@@ -1,0 +1,453 @@
+#include "client.h"
+
+#include <cstring>
+#include <mutex>
+
+#include "errors.h"
+#include "paths.h"
+
+namespace zkl {
+
+// The context of one asynchronous request: who asked, on which zhandle.
+struct Request {
+  Client *client;
+  std::weak_ptr<Listener> listener;
+  uint64_t generation;
+  int op;
+  std::string path;
+};
+
+// Static trampolines from the ZooKeeper C client into Client/Listener.
+struct ZkCallbacks {
+  static void Global(zhandle_t *zh, int type, int state, const char *, void *ctx) {
+    if (type == ZOO_SESSION_EVENT) static_cast<Client *>(ctx)->OnSessionEvent(zh, state);
+  }
+
+  static void Node(zhandle_t *zh, int type, int, const char *path, void *ctx) {
+    if (type == ZOO_SESSION_EVENT) return;  // state is tracked by Global
+    auto *client = static_cast<Client *>(const_cast<void *>(zoo_get_context(zh)));
+    client->OnNodeWatch(zh, reinterpret_cast<uintptr_t>(ctx), type, path ? path : "");
+  }
+
+  // Delivers `reply` to the request's listener unless the request is stale.
+  static void Deliver(const void *data, Reply reply) {
+    std::unique_ptr<Request> req(static_cast<Request *>(const_cast<void *>(data)));
+    Client *client = req->client;
+    absl::MutexLock lock(&client->mu_);
+    if (req->generation != client->generation_ || client->closed_) return;
+    std::shared_ptr<Listener> l = req->listener.lock();
+    if (!l) return;
+    reply.op = req->op;
+    reply.path = &req->path;
+    l->OnReply(reply);
+  }
+
+  static void StringStat(int rc, const char *value, const struct Stat *stat, const void *data) {
+    Reply r;
+    r.rc = rc;
+    r.value = value;
+    r.stat = stat;
+    Deliver(data, r);
+  }
+  static void Void(int rc, const void *data) {
+    Reply r;
+    r.rc = rc;
+    Deliver(data, r);
+  }
+  static void Strings(int rc, const struct String_vector *strings, const void *data) {
+    Reply r;
+    r.rc = rc;
+    r.children = strings;
+    Deliver(data, r);
+  }
+  static void Data(int rc, const char *value, int len, const struct Stat *stat, const void *data) {
+    Reply r;
+    r.rc = rc;
+    r.data = value;
+    r.data_len = len;
+    r.stat = stat;
+    Deliver(data, r);
+  }
+  static void Stat(int rc, const struct Stat *stat, const void *data) {
+    Reply r;
+    r.rc = rc;
+    r.stat = stat;
+    Deliver(data, r);
+  }
+  static void Ignore(int, const char *, const void *) {}
+  static void IgnoreVoid(int, const void *) {}
+};
+
+namespace {
+
+std::once_flag quiet_zookeeper_log;
+
+}  // namespace
+
+Client::Client() : Handle(HandleKind::kClient) {}
+
+Client::~Client() { Close(); }
+
+int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out) {
+  if (opts.servers == nullptr || opts.servers[0] == '\0') return ZKL_EINVAL;
+  if (std::strchr(opts.servers, '/') != nullptr) return ZKL_EINVAL;  // chroot has its own field
+  if (opts.session_timeout_ms < 0 || opts.lost_after_ms < 0) return ZKL_EINVAL;
+  if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
+  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
+  if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
+  std::string connect = opts.servers;
+  if (opts.chroot != nullptr && opts.chroot[0] != '\0') {
+    if (ValidatePath(opts.chroot) != ZKL_OK) return ZKL_EBADPATH;
+    connect += opts.chroot;
+  }
+
+  std::call_once(quiet_zookeeper_log, [] {
+    if (getenv("ZKL_ZOOKEEPER_LOG") == nullptr) zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
+  });
+
+  std::shared_ptr<Client> c(new Client());
+  c->connect_ = std::move(connect);
+  c->requested_timeout_ms_ = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
+  c->lost_after_ms_ = opts.lost_after_ms;
+  c->digest_ = opts.digest_auth ? opts.digest_auth : "";
+  c->acl_mode_ = opts.acl;
+  c->session_cb_ = opts.session_cb;
+  c->session_user_data_ = opts.session_user_data;
+  // Creator-only nodes: the authenticated identity that made a node may do
+  // anything with it (and, on parents, with its children); the world reads.
+  c->acl_entries_[0].perms = ZOO_PERM_ALL;
+  c->acl_entries_[0].id.scheme = const_cast<char *>("auth");
+  c->acl_entries_[0].id.id = const_cast<char *>("");
+  c->acl_entries_[1].perms = ZOO_PERM_READ;
+  c->acl_entries_[1].id.scheme = const_cast<char *>("world");
+  c->acl_entries_[1].id.id = const_cast<char *>("anyone");
+  c->acl_.count = 2;
+  c->acl_.data = c->acl_entries_;
+  {
+    absl::MutexLock lock(&c->mu_);
+    int rc = c->StartSession();
+    if (rc != ZKL_OK) return rc;
+  }
+  c->maintenance_ = std::thread([raw = c.get()] { raw->MaintenanceLoop(); });
+  *out = std::move(c);
+  return ZKL_OK;
+}
+
+int Client::StartSession() {
+  ++generation_;
+  zh_ = zookeeper_init(connect_.c_str(), &ZkCallbacks::Global, requested_timeout_ms_,
+                       nullptr, this, 0);
+  if (zh_ == nullptr) return errno == EINVAL ? ZKL_EINVAL : ZKL_ECONNECTION;
+  if (!digest_.empty()) {
+    zoo_add_auth(zh_, "digest", digest_.data(), static_cast<int>(digest_.size()),
+                 &ZkCallbacks::IgnoreVoid, nullptr);
+  }
+  return ZKL_OK;
+}
+
+void Client::Close() {
+  zhandle_t *zh = nullptr;
+  std::vector<std::shared_ptr<Listener>> listeners;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!closed_) {
+      closed_ = true;
+      listeners = LiveListeners();
+      for (auto &l : listeners) l->OnClientClosed();
+      SetState(ZKL_SESSION_CLOSED);
+    }
+    stop_ = true;
+    maintenance_wakeup_.SignalAll();
+    changed_.SignalAll();
+  }
+  if (maintenance_.joinable() && maintenance_.get_id() != std::this_thread::get_id()) {
+    maintenance_.join();
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    zh = zh_;
+    zh_ = nullptr;
+    ++generation_;
+  }
+  // Outside the mutex: closing runs the remaining completions, which take it.
+  if (zh != nullptr) zookeeper_close(zh);
+}
+
+bool Client::zk_connected() const {
+  return zh_ != nullptr && zoo_state(zh_) == ZOO_CONNECTED_STATE;
+}
+
+void Client::Retire(std::shared_ptr<Listener> l) {
+  uint64_t id = l->public_id();
+  retiring_[id] = std::move(l);
+}
+
+bool Client::connected() const {
+  return state_ == ZKL_SESSION_CONNECTED || state_ == ZKL_SESSION_RECONNECTED;
+}
+
+void Client::SetState(int state) {
+  if (state == state_) return;
+  state_ = state;
+  auto ev = std::make_unique<zkl_event>();
+  ev->type = ZKL_EVENT_SESSION;
+  ev->session_state = state;
+  ev->cb = session_cb_;
+  ev->user_data = session_user_data_;
+  Emit(std::move(ev));
+  changed_.SignalAll();
+}
+
+void Client::Emit(std::unique_ptr<zkl_event> ev) {
+  if (ev->session_state == 0) ev->session_state = state_;
+  ++events_;
+  queue_.Push(std::move(ev));
+}
+
+std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
+  std::vector<std::shared_ptr<Listener>> out;
+  out.reserve(listeners_.size());
+  for (auto it = listeners_.begin(); it != listeners_.end();) {
+    if (auto l = it->second.lock()) {
+      out.push_back(std::move(l));
+      ++it;
+    } else {
+      listeners_.erase(it++);
+    }
+  }
+  return out;
+}
+
+void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
+  absl::MutexLock lock(&mu_);
+  if (zh != zh_ || closed_) return;
+  if (zstate == ZOO_CONNECTED_STATE) {
+    const clientid_t *id = zoo_client_id(zh);
+    uint64_t sid = id ? static_cast<uint64_t>(id->client_id) : 0;
+    bool same = session_id_ != 0 && sid == session_id_ && state_ == ZKL_SESSION_SUSPENDED;
+    session_id_ = sid;
+    negotiated_timeout_ms_ = zoo_recv_timeout(zh);
+    lost_deadline_ = absl::InfiniteFuture();
+    if (!same) ++sessions_;
+    SetState(same ? ZKL_SESSION_RECONNECTED : ZKL_SESSION_CONNECTED);
+    for (auto &l : LiveListeners()) l->OnConnected(same);
+  } else if (zstate == ZOO_CONNECTING_STATE) {
+    if (!connected()) return;  // no session yet, or already suspended
+    SetState(ZKL_SESSION_SUSPENDED);
+    // The client-side deadline. ZooKeeper's client notices a silent server
+    // after 2/3 of the session timeout; the server may expire the session at
+    // the full timeout after it last heard from us. Declaring the session
+    // lost a quarter of the timeout after the disconnect stays ahead of
+    // the server, whatever the cause of the disconnect.
+    int64_t safe = negotiated_timeout_ms_ / 4;
+    int64_t after = lost_after_ms_ > 0 && lost_after_ms_ < safe ? lost_after_ms_ : safe;
+    lost_deadline_ = absl::Now() + absl::Milliseconds(after);
+    maintenance_wakeup_.SignalAll();
+    for (auto &l : LiveListeners()) l->OnSuspended();
+  } else if (zstate == ZOO_EXPIRED_SESSION_STATE) {
+    SessionLost(ZKL_ESESSION);
+  } else if (zstate == ZOO_AUTH_FAILED_STATE) {
+    for (auto &l : LiveListeners()) l->OnSessionLost(ZKL_EAUTH);
+    SetState(ZKL_SESSION_AUTH_FAILED);
+  }
+}
+
+void Client::SessionLost(int error) {
+  SetState(ZKL_SESSION_LOST);
+  session_id_ = 0;
+  lost_deadline_ = absl::InfiniteFuture();
+  for (auto &l : LiveListeners()) l->OnSessionLost(error);
+  renew_session_ = true;
+  maintenance_wakeup_.SignalAll();
+}
+
+void Client::OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path) {
+  absl::MutexLock lock(&mu_);
+  if (zh != zh_ || closed_) return;
+  ++watch_events_;
+  auto it = listeners_.find(listener_id);
+  if (it == listeners_.end()) return;
+  if (auto l = it->second.lock()) l->OnWatch(type, path);
+}
+
+void Client::MaintenanceLoop() {
+  absl::MutexLock lock(&mu_);
+  while (!stop_) {
+    absl::Time next = lost_deadline_;
+    if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
+    if (!renew_session_) maintenance_wakeup_.WaitWithDeadline(&mu_, next);
+    if (stop_) break;
+    if (renew_session_) {
+      renew_session_ = false;
+      zhandle_t *old = zh_;
+      zh_ = nullptr;
+      ++generation_;
+      mu_.Unlock();
+      if (old != nullptr) zookeeper_close(old);  // runs stale completions
+      mu_.Lock();
+      if (stop_ || closed_) break;
+      if (StartSession() != ZKL_OK) {
+        // Could not even allocate a handle; try again shortly.
+        renew_session_ = true;
+        maintenance_wakeup_.WaitWithTimeout(&mu_, absl::Milliseconds(100));
+      }
+      continue;
+    }
+    absl::Time now = absl::Now();
+    if (lost_deadline_ <= now) {
+      // Disconnected too long: the server may soon expire the session, so
+      // give it up now (its nodes die with it) and start a new one.
+      SessionLost(ZKL_ESESSION);
+      continue;
+    }
+    while (!timers_.empty() && timers_.begin()->first <= now) {
+      uint64_t id = timers_.begin()->second;
+      timers_.erase(timers_.begin());
+      timer_of_.erase(id);
+      auto it = listeners_.find(id);
+      if (it == listeners_.end()) continue;
+      if (auto l = it->second.lock()) l->OnTimer();
+    }
+  }
+}
+
+void Client::AddListener(const std::shared_ptr<Listener> &l) {
+  l->BindSelf(l);
+  listeners_[l->public_id()] = l;
+}
+
+void Client::RemoveListener(uint64_t id) {
+  listeners_.erase(id);
+  retiring_.erase(id);
+  auto t = timer_of_.find(id);
+  if (t != timer_of_.end()) {
+    timers_.erase({t->second, id});
+    timer_of_.erase(t);
+  }
+}
+
+void Client::SetTimer(Listener *l, absl::Time when) {
+  uint64_t id = l->public_id();
+  auto t = timer_of_.find(id);
+  if (t != timer_of_.end()) {
+    timers_.erase({t->second, id});
+    timer_of_.erase(t);
+  }
+  if (when == absl::InfiniteFuture()) return;
+  bool earliest = timers_.empty() || when < timers_.begin()->first;
+  timers_.insert({when, id});
+  timer_of_[id] = when;
+  if (earliest) maintenance_wakeup_.SignalAll();
+}
+
+const struct ACL_vector *Client::NodeAcl() const {
+  return acl_mode_ == ZKL_ACL_CREATOR ? &acl_ : &ZOO_OPEN_ACL_UNSAFE;
+}
+
+Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
+  ++requests_;
+  return new Request{this, l->self(), generation_, op, path};
+}
+
+// Submits one request; on failure the Request is freed and the rc returned.
+template <typename Fn>
+static int Submit(zhandle_t *zh, Request *req, Fn submit) {
+  if (zh == nullptr) {
+    delete req;
+    return ZCONNECTIONLOSS;
+  }
+  int rc = submit(req);
+  if (rc != ZOK) delete req;
+  return rc;
+}
+
+int Client::CreateNode(Listener *l, int op, const std::string &path, const std::string &data,
+                       int flags) {
+  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+    return zoo_acreate2(zh_, path.c_str(), data.data(), static_cast<int>(data.size()),
+                        NodeAcl(), flags, &ZkCallbacks::StringStat, req);
+  });
+}
+
+int Client::DeleteNode(Listener *l, int op, const std::string &path) {
+  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+    return zoo_adelete(zh_, path.c_str(), -1, &ZkCallbacks::Void, req);
+  });
+}
+
+int Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
+  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+    return zoo_awget_children(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
+                              reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Strings,
+                              req);
+  });
+}
+
+int Client::GetData(Listener *l, int op, const std::string &path, bool watch) {
+  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+    return zoo_awget(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
+                     reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Data, req);
+  });
+}
+
+int Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
+  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+    return zoo_awexists(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
+                        reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Stat, req);
+  });
+}
+
+void Client::EnsurePath(const std::string &path, const std::string &leaf_data) {
+  if (zh_ == nullptr) return;
+  // Parents before children; ZooKeeper applies one session's requests in
+  // order, so the caller's next request sees them.
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    bool leaf = slash == std::string::npos;
+    std::string prefix = leaf ? path : path.substr(0, slash);
+    const std::string &data = leaf ? leaf_data : std::string();
+    if (zoo_acreate(zh_, prefix.c_str(), data.data(), static_cast<int>(data.size()), NodeAcl(),
+                    ZOO_CONTAINER, &ZkCallbacks::Ignore, nullptr) == ZOK) {
+      ++requests_;
+    }
+    if (leaf) break;
+  }
+}
+
+int Client::WaitConnected(int64_t timeout_ms) {
+  absl::MutexLock lock(&mu_);
+  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
+                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  while (!connected()) {
+    if (closed_) return ZKL_ECLOSED;
+    if (state_ == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
+    if (changed_.WaitWithDeadline(&mu_, deadline) && !connected()) return ZKL_ETIMEDOUT;
+  }
+  return ZKL_OK;
+}
+
+int Client::State() {
+  absl::MutexLock lock(&mu_);
+  return state_;
+}
+
+uint64_t Client::SessionId() {
+  absl::MutexLock lock(&mu_);
+  return connected() || state_ == ZKL_SESSION_SUSPENDED ? session_id_ : 0;
+}
+
+int Client::NegotiatedTimeout() {
+  absl::MutexLock lock(&mu_);
+  return negotiated_timeout_ms_;
+}
+
+uint64_t Client::Counter(int which) {
+  switch (which) {
+    case ZKL_COUNTER_REQUESTS: return requests_.load();
+    case ZKL_COUNTER_WATCH_EVENTS: return watch_events_.load();
+    case ZKL_COUNTER_EVENTS: return events_.load();
+    case ZKL_COUNTER_SESSIONS: return sessions_.load();
+    default: return 0;
+  }
+}
+
+}  // namespace zkl

@@ -1,0 +1,654 @@
+#include "contender.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "errors.h"
+#include "paths.h"
+
+namespace zkl {
+
+namespace {
+
+std::string_view Basename(const char *path) {
+  std::string_view p(path ? path : "");
+  size_t slash = p.rfind('/');
+  return slash == std::string_view::npos ? p : p.substr(slash + 1);
+}
+
+constexpr int kMaxCreateAttempts = 20;  // parent re-creation races
+
+}  // namespace
+
+Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options opts)
+    : Listener(kind),
+      client_(std::move(client)),
+      path_(std::move(opts.path)),
+      rule_(std::move(opts.rule)),
+      reentrant_(opts.reentrant),
+      role_(opts.role),
+      data_(std::move(opts.data)),
+      cb_(opts.cb),
+      user_data_(opts.user_data) {}
+
+std::string Contender::OwnPath() const { return JoinPath(path_, node_); }
+std::string Contender::FixedPath() const { return JoinPath(path_, rule_->fixed_node()); }
+
+std::string Contender::NodeData() const {
+  // A fixed node carries our protected prefix so that we can recognise it
+  // after a lost create reply; sequential nodes carry it in their name.
+  return fixed() ? ProtectedPrefix(uuid_) + data_ : data_;
+}
+
+// ---------------------------------------------------------------------------
+// Public operations
+// ---------------------------------------------------------------------------
+
+int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (client_->closed()) return ZKL_ECLOSED;
+  if (held_ || (want_hold_ && holds_ > 0)) {
+    if (owner != owner_) return ZKL_EBUSY;
+    if (!reentrant_) return ZKL_EDEADLK;
+    ++holds_;
+    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_);
+    return ZKL_OK;
+  }
+  if (want_hold_) return owner == owner_ && !reentrant_ ? ZKL_EDEADLK : ZKL_EBUSY;
+  if (mode == Mode::kTry && !client_->connected()) return ZKL_ECONNECTION;
+  if (client_->state() == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
+
+  want_hold_ = true;
+  lost_unreleased_ = false;
+  owner_ = owner;
+  mode_ = mode;
+  announced_waiting_ = false;
+  create_attempts_ = 0;
+  uint64_t seq = ++request_seq_;
+  if (timeout_ms >= 0 && mode != Mode::kTry) {
+    client_->SetTimer(this, absl::Now() + absl::Milliseconds(timeout_ms));
+  }
+  Begin();
+  if (mode == Mode::kAsync) return ZKL_OK;
+  while (done_seq_ < seq) client_->changed().Wait(&client_->mu());
+  return done_rc_;
+}
+
+int Contender::Cancel() {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (!want_hold_ || held_) return ZKL_ENOTHELD;
+  Fail(ZKL_ECANCELED);
+  return ZKL_OK;
+}
+
+int Contender::Release(uint64_t owner, bool wait) {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (holds_ == 0) {
+    if (lost_unreleased_ && owner == lost_owner_) {
+      lost_unreleased_ = false;  // tell the holder once that it had lost it
+      return ZKL_ELOST;
+    }
+    return ZKL_ENOTHELD;
+  }
+  if (owner != owner_) return ZKL_ENOTOWNER;
+  if (--holds_ > 0) return ZKL_OK;
+  bool was_held = held_;
+  held_ = false;
+  suspended_ = false;
+  want_hold_ = false;
+  owner_ = 0;
+  release_async_ = !wait;
+  if (!node_.empty() && !delete_in_flight_) DeleteOwn();
+  if (!was_held) {
+    // Lost meanwhile (LOST was queued); the release still succeeds locally.
+    return ZKL_OK;
+  }
+  if (wait) {
+    // One round trip, bounded by the connection: a connection loss fails
+    // the delete (it is retried after reconnecting) and ends the wait.
+    while (delete_in_flight_ && !client_->closed()) client_->changed().Wait(&client_->mu());
+  }
+  return ZKL_OK;
+}
+
+int Contender::IsHeld() {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  return held_ && !suspended_ && client_->connected() ? 1 : 0;
+}
+
+int Contender::FencingToken(uint64_t *out) {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (!held_) return ZKL_ENOTHELD;
+  *out = czxid_;
+  return ZKL_OK;
+}
+
+int Contender::HoldCount() {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  return held_ ? static_cast<int>(holds_) : 0;
+}
+
+void Contender::Destroy() {
+  absl::MutexLock lock(&client_->mu());
+  if (destroyed_) return;
+  destroyed_ = true;
+  client_->Retire(std::static_pointer_cast<Listener>(self().lock()));
+  if (want_hold_ && !held_) {
+    Fail(ZKL_ECANCELED);
+  } else if (held_ || holds_ > 0) {
+    held_ = false;
+    holds_ = 0;
+    want_hold_ = false;
+    if (!node_.empty() && !delete_in_flight_) DeleteOwn();
+  }
+  client_->SetTimer(this, absl::InfiniteFuture());
+  MaybeRetire();
+}
+
+// ---------------------------------------------------------------------------
+// The state machine
+// ---------------------------------------------------------------------------
+
+// Submission result of a request: false when it was not sent (then we
+// retry once the session is usable again).
+bool Contender::Submitted(int zrc) {
+  if (zrc == ZOK) return true;
+  resync_needed_ = true;
+  return false;
+}
+
+void Contender::Begin() {
+  if (create_in_flight_ || delete_in_flight_) return;  // their replies go on
+  if (!node_.empty() || create_unknown_) {
+    Check();
+  } else {
+    SendCreate();
+  }
+}
+
+void Contender::SendCreate() {
+  if (++create_attempts_ > kMaxCreateAttempts) {
+    Fail(ZKL_EZOOKEEPER);
+    return;
+  }
+  if (uuid_.empty()) uuid_ = NewUuid();
+  if (rule_->max_leases() > 0) {
+    // Pipelined: lease count, create, children — one round trip.
+    if (!Submitted(client_->GetData(this, kLeaseCount, path_, false))) return;
+  }
+  std::string path = fixed() ? FixedPath()
+                             : JoinPath(path_, ProtectedPrefix(uuid_) + std::string(rule_->label()));
+  int flags = fixed() ? ZOO_EPHEMERAL : ZOO_EPHEMERAL_SEQUENTIAL;
+  if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) return;
+  create_in_flight_ = true;
+  if (!fixed()) {
+    // Same session, so the server answers after the create: one round trip
+    // tells whether we hold.
+    Submitted(client_->GetChildren(this, kChildren, path_, rule_->max_leases() > 0));
+  }
+}
+
+void Contender::Check() {
+  if (fixed()) {
+    Submitted(client_->GetData(this, kFixedData, FixedPath(), want_hold_));
+  } else {
+    Submitted(client_->GetChildren(this, kChildren, path_, rule_->max_leases() > 0 && want_hold_));
+  }
+}
+
+void Contender::Resync() {
+  resync_needed_ = false;
+  if (want_hold_ && held_) return;  // a held node lives as long as the session
+  if (!want_hold_ && node_.empty() && !create_unknown_) {
+    MaybeRetire();
+    return;
+  }
+  if (create_in_flight_ || delete_in_flight_) return;
+  if (node_.empty() && !create_unknown_) {
+    if (want_hold_) SendCreate();
+    return;
+  }
+  if (!want_hold_ && !node_.empty()) {
+    DeleteOwn();
+    return;
+  }
+  Check();
+}
+
+void Contender::ResyncWhenConnected() {
+  // A request failed with a connection loss: its effect is unknown. Look
+  // again once ZooKeeper is connected (requests sent now would only fail).
+  if (client_->zk_connected()) {
+    Resync();
+  } else {
+    resync_needed_ = true;
+  }
+}
+
+void Contender::OnReply(const Reply &r) {
+  if (IsSessionGone(r.rc)) return;  // OnSessionLost resets everything
+  switch (r.op) {
+    case kCreate: {
+      create_in_flight_ = false;
+      if (r.rc == ZOK) {
+        node_ = std::string(Basename(r.value));
+        czxid_ = static_cast<uint64_t>(r.stat->czxid);
+        create_unknown_ = false;
+        if (!want_hold_) {
+          DeleteOwn();
+        } else if (fixed()) {
+          Granted();
+        }
+        // Sequential: the pipelined children reply follows and decides.
+      } else if (r.rc == ZNONODE) {
+        if (want_hold_) {
+          std::string leaf;
+          if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
+          client_->EnsurePath(path_, leaf);
+          SendCreate();
+        } else {
+          MaybeRetire();
+        }
+      } else if (r.rc == ZNODEEXISTS && fixed()) {
+        if (want_hold_) Check();
+      } else if (IsConnectionError(r.rc)) {
+        create_unknown_ = true;
+        ResyncWhenConnected();
+      } else {
+        Fail(FromZooKeeper(r.rc));
+      }
+      break;
+    }
+    case kChildren: {
+      if (r.rc == ZOK) {
+        Evaluate(*r.children);
+      } else if (r.rc == ZNONODE) {
+        if (!node_.empty()) NodeGone();  // the lock node went, and ours with it
+      } else if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();
+      }
+      break;
+    }
+    case kWatchNode: {
+      if (*r.path != watched_ || !want_hold_ || held_) break;
+      if (r.rc == ZNONODE) {
+        // Gone before the watch was set: as good as a deletion.
+        watched_.clear();
+        if (holds_when_watched_goes_ && !node_.empty()) {
+          Granted();
+        } else {
+          Check();
+        }
+      } else if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();
+      }
+      break;
+    }
+    case kOwnData: {
+      if (r.rc == ZOK) {
+        if (static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id()) {
+          czxid_ = static_cast<uint64_t>(r.stat->czxid);
+          if (want_hold_) {
+            Check();
+          } else {
+            DeleteOwn();
+          }
+        } else {
+          // Same uuid, other session: not ours (cannot happen with random
+          // uuids, but never adopt a node we do not own).
+          ForgetNode();
+          if (want_hold_) SendCreate();
+        }
+      } else if (r.rc == ZNONODE) {
+        ForgetNode();
+        if (want_hold_) SendCreate(); else MaybeRetire();
+      } else if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();
+      }
+      break;
+    }
+    case kDelete: {
+      delete_in_flight_ = false;
+      if (r.rc == ZOK || r.rc == ZNONODE) {
+        ForgetNode();
+        if (release_async_) {
+          release_async_ = false;
+          Notify(ZKL_EVENT_RELEASED, 0, 0);
+        }
+        if (want_hold_) {
+          Begin();
+        } else {
+          MaybeRetire();
+        }
+      } else if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();
+      } else if (release_async_) {
+        release_async_ = false;
+        Notify(ZKL_EVENT_RELEASED, FromZooKeeper(r.rc), 0);
+      }
+      client_->changed().SignalAll();
+      break;
+    }
+    case kLeaseCount: {
+      if (r.rc == ZOK && r.data_len > 0 && want_hold_) {
+        std::string stored(r.data, static_cast<size_t>(r.data_len));
+        if (stored != std::to_string(rule_->max_leases())) Fail(ZKL_EMISMATCH);
+      }
+      break;
+    }
+    case kFixedData: {
+      if (!want_hold_) {
+        if (r.rc == ZOK && static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id() &&
+            std::string_view(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)))
+                    .substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
+          node_ = std::string(rule_->fixed_node());
+          DeleteOwn();
+        } else {
+          create_unknown_ = false;
+          MaybeRetire();
+        }
+        break;
+      }
+      if (held_) break;
+      if (r.rc == ZOK) {
+        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+        bool ours = !uuid_.empty() &&
+                    static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id() &&
+                    data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
+        create_unknown_ = false;
+        if (ours) {
+          node_ = std::string(rule_->fixed_node());
+          czxid_ = static_cast<uint64_t>(r.stat->czxid);
+          Granted();
+        } else if (mode_ == Mode::kTry) {
+          Fail(ZKL_EAGAIN);
+        } else {
+          watched_ = FixedPath();
+          if (role_ == Role::kElection && !announced_waiting_) {
+            announced_waiting_ = true;
+            Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
+          }
+        }
+      } else if (r.rc == ZNONODE) {
+        create_unknown_ = false;
+        SendCreate();  // free: race for it
+      } else if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Contender::Evaluate(const struct String_vector &children) {
+  if (delete_in_flight_ || create_in_flight_) return;  // replies still to come
+  if (node_.empty()) {
+    if (!create_unknown_) return;  // reply to a failed create's pipelined read
+    // Find our node by its protected prefix (a create whose reply was lost).
+    std::string prefix = ProtectedPrefix(uuid_);
+    for (int i = 0; i < children.count; ++i) {
+      std::string_view name(children.data[i]);
+      if (name.substr(0, prefix.size()) == prefix) {
+        Adopt(std::string(name));
+        return;
+      }
+    }
+    create_unknown_ = false;
+    if (want_hold_) {
+      SendCreate();
+    } else {
+      MaybeRetire();
+    }
+    return;
+  }
+  if (!want_hold_) {
+    DeleteOwn();
+    return;
+  }
+  if (held_) return;
+
+  std::vector<QueueEntry> queue;
+  queue.reserve(static_cast<size_t>(children.count));
+  for (int i = 0; i < children.count; ++i) {
+    std::string_view name(children.data[i]);
+    if (!rule_->Participates(name)) continue;
+    queue.push_back({*SequenceOf(name), std::string(name)});
+  }
+  std::sort(queue.begin(), queue.end(), [](const QueueEntry &a, const QueueEntry &b) {
+    return a.sequence < b.sequence;
+  });
+  auto own = std::find_if(queue.begin(), queue.end(),
+                          [&](const QueueEntry &e) { return e.name == node_; });
+  if (own == queue.end()) {
+    NodeGone();
+    return;
+  }
+  Decision d = rule_->Decide(queue, static_cast<size_t>(own - queue.begin()));
+  if (d.holds) {
+    Granted();
+    return;
+  }
+  if (mode_ == Mode::kTry) {
+    Fail(ZKL_EAGAIN);
+    return;
+  }
+  if (role_ == Role::kElection && !announced_waiting_) {
+    announced_waiting_ = true;
+    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
+  }
+  if (d.watch < 0) {
+    watched_ = path_;  // the children watch was set by the read itself
+    holds_when_watched_goes_ = false;
+    return;
+  }
+  std::string target = JoinPath(path_, queue[static_cast<size_t>(d.watch)].name);
+  if (target == watched_) return;  // already watching it
+  watched_ = target;
+  holds_when_watched_goes_ = d.holds_when_watched_goes;
+  // getData, not exists: if the node is already gone we learn it without
+  // leaving a watch behind on a path that may never exist again.
+  Submitted(client_->GetData(this, kWatchNode, watched_, true));
+}
+
+void Contender::Adopt(const std::string &name) {
+  node_ = name;
+  create_unknown_ = false;
+  // Confirm ownership (ephemeralOwner == our session) and learn the czxid.
+  Submitted(client_->GetData(this, kOwnData, OwnPath(), false));
+}
+
+void Contender::OnWatch(int type, const std::string &path) {
+  if (!want_hold_ || held_ || path != watched_) return;
+  watched_.clear();
+  if (fixed()) {
+    if (type == ZOO_DELETED_EVENT) {
+      SendCreate();
+    } else {
+      Check();
+    }
+  } else if (type == ZOO_DELETED_EVENT && holds_when_watched_goes_ && !node_.empty()) {
+    Granted();
+  } else {
+    Check();
+  }
+}
+
+void Contender::Granted() {
+  held_ = true;
+  suspended_ = false;
+  holds_ = 1;
+  watched_.clear();
+  client_->SetTimer(this, absl::InfiniteFuture());
+  if (mode_ == Mode::kAsync) {
+    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_);
+  }
+  Finish(ZKL_OK);
+}
+
+void Contender::Finish(int rc) {
+  if (done_seq_ < request_seq_) {
+    done_seq_ = request_seq_;
+    done_rc_ = rc;
+  }
+  client_->changed().SignalAll();
+}
+
+void Contender::Fail(int error) {
+  // The acquire request ends with `error`; its node (known or possible) goes.
+  bool was_pending = want_hold_ && !held_;
+  want_hold_ = false;
+  holds_ = 0;
+  owner_ = 0;
+  watched_.clear();
+  client_->SetTimer(this, absl::InfiniteFuture());
+  if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
+    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0);
+  }
+  Finish(error);
+  if (!node_.empty()) {
+    if (!delete_in_flight_ && !create_in_flight_) DeleteOwn();
+  } else if (create_unknown_ && !create_in_flight_) {
+    ResyncWhenConnected();  // find the node the lost reply would have named
+  }
+  MaybeRetire();
+}
+
+void Contender::Lost(int error) {
+  held_ = false;
+  suspended_ = false;
+  holds_ = 0;
+  if (!destroyed_) Notify(ZKL_EVENT_LOST, error, 0);
+  if (role_ == Role::kLock) {
+    want_hold_ = false;
+    lost_unreleased_ = true;
+    lost_owner_ = owner_;
+    owner_ = 0;
+  } else {
+    // An election candidate stays in the race: it rejoins by itself.
+    announced_waiting_ = false;
+    mode_ = Mode::kAsync;
+    create_attempts_ = 0;
+  }
+  client_->changed().SignalAll();
+}
+
+void Contender::NodeGone() {
+  // Our node disappeared while the session lives (lock node deleted by an
+  // administrator, or a container cleanup race).
+  bool was_held = held_;
+  ForgetNode();
+  if (was_held) Lost(ZKL_ELOST);
+  if (want_hold_) {
+    create_attempts_ = 0;
+    SendCreate();
+  } else {
+    MaybeRetire();
+  }
+}
+
+void Contender::DeleteOwn() {
+  if (node_.empty() || delete_in_flight_) return;
+  if (Submitted(client_->DeleteNode(this, kDelete, OwnPath()))) delete_in_flight_ = true;
+}
+
+void Contender::ForgetNode() {
+  node_.clear();
+  uuid_.clear();
+  czxid_ = 0;
+  create_unknown_ = false;
+  watched_.clear();
+}
+
+void Contender::MaybeRetire() {
+  if (destroyed_ && !want_hold_ && node_.empty() && !create_in_flight_ && !create_unknown_ &&
+      !delete_in_flight_) {
+    client_->RemoveListener(public_id());  // may free *this: nothing after it
+  }
+}
+
+void Contender::Notify(int type, int error, uint64_t token) {
+  if (destroyed_) return;
+  auto ev = std::make_unique<zkl_event>();
+  ev->type = type;
+  ev->error = error;
+  ev->owner = owner_;
+  ev->fencing_token = token;
+  ev->handle = self().lock();
+  ev->cb = cb_;
+  ev->user_data = user_data_;
+  client_->Emit(std::move(ev));
+}
+
+// ---------------------------------------------------------------------------
+// Session changes
+// ---------------------------------------------------------------------------
+
+void Contender::OnConnected(bool same_session) {
+  if (same_session) {
+    if (held_ && suspended_) {
+      suspended_ = false;
+      Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_RESTORED, 0, czxid_);
+    }
+    if (resync_needed_) Resync();
+    return;
+  }
+  // A brand-new session: nothing of ours exists on the server.
+  resync_needed_ = false;
+  if (want_hold_ && !held_) {
+    create_attempts_ = 0;
+    SendCreate();
+  }
+}
+
+void Contender::OnSuspended() {
+  if (held_ && !suspended_) {
+    suspended_ = true;
+    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
+  }
+}
+
+void Contender::OnSessionLost(int error) {
+  bool was_held = held_;
+  bool releasing = delete_in_flight_;
+  ForgetNode();
+  create_in_flight_ = false;
+  delete_in_flight_ = false;
+  resync_needed_ = false;
+  if (release_async_ && releasing) {
+    // The node died with the session: the release is complete.
+    release_async_ = false;
+    Notify(ZKL_EVENT_RELEASED, 0, 0);
+  }
+  if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION);
+  if (want_hold_ && !held_ && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
+  client_->changed().SignalAll();
+  MaybeRetire();
+}
+
+void Contender::OnTimer() {
+  if (want_hold_ && !held_) Fail(ZKL_ETIMEDOUT);
+}
+
+void Contender::OnClientClosed() {
+  // The session's close deletes every node; just end what is pending.
+  if (want_hold_ && !held_) Fail(ZKL_ECLOSED);
+  held_ = false;
+  holds_ = 0;
+  want_hold_ = false;
+  ForgetNode();
+  create_in_flight_ = false;
+  delete_in_flight_ = false;
+  client_->changed().SignalAll();
+}
+
+}  // namespace zkl

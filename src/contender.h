@@ -1,0 +1,121 @@
+// The one mechanism behind every recipe: a participant that owns at most one
+// node under the lock path. It creates the node (Curator's protected name,
+// pipelined with the children read), finds it again after a connection loss
+// (by its uuid, confirmed by ephemeralOwner), decides with its Rule whether
+// it holds, watches exactly what the Rule says, and turns session trouble
+// into SUSPENDED / RESTORED / LOST events. Locks, semaphores and elections
+// are Contenders with different Rules and event names.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "client.h"
+#include "rule.h"
+
+namespace zkl {
+
+class Contender : public Listener {
+ public:
+  enum class Mode { kBlocking, kTry, kAsync };
+  enum class Role { kLock, kElection };
+
+  struct Options {
+    std::string path;
+    std::unique_ptr<Rule> rule;
+    bool reentrant = false;
+    Role role = Role::kLock;
+    std::string data;  // node data (holder or participant id)
+    zkl_event_cb cb = nullptr;
+    void *user_data = nullptr;
+  };
+
+  Contender(std::shared_ptr<Client> client, HandleKind kind, Options opts);
+
+  // Public operations; each takes the client's mutex.
+  int Acquire(uint64_t owner, int64_t timeout_ms, Mode mode);
+  int Cancel();
+  int Release(uint64_t owner, bool wait);
+  int IsHeld();
+  int FencingToken(uint64_t *out);
+  int HoldCount();
+  // Leaves (releasing or cancelling); the node is cleaned up in the
+  // background even though the handle is gone.
+  void Destroy();
+  Client &client() { return *client_; }
+
+  // Listener (client mutex held).
+  void OnReply(const Reply &reply) override;
+  void OnWatch(int type, const std::string &path) override;
+  void OnConnected(bool same_session) override;
+  void OnSuspended() override;
+  void OnSessionLost(int error) override;
+  void OnTimer() override;
+  void OnClientClosed() override;
+
+ private:
+  enum Op { kCreate = 1, kChildren, kWatchNode, kOwnData, kDelete, kLeaseCount, kFixedData };
+
+  bool want_hold() const { return want_hold_; }
+  bool fixed() const { return !rule_->fixed_node().empty(); }
+  std::string OwnPath() const;
+  std::string FixedPath() const;
+  std::string NodeData() const;
+
+  void Begin();
+  void SendCreate();
+  void Check();
+  void Resync();
+  void ResyncWhenConnected();
+  void Evaluate(const struct String_vector &children);
+  void Adopt(const std::string &name);
+  void Granted();
+  void Fail(int error);
+  void Lost(int error);
+  void NodeGone();
+  void DeleteOwn();
+  void ForgetNode();
+  void Finish(int rc);  // result of the current acquire request
+  void Notify(int type, int error, uint64_t token);
+  void MaybeRetire();
+  bool Submitted(int zrc);
+
+  std::shared_ptr<Client> client_;
+  const std::string path_;
+  const std::unique_ptr<Rule> rule_;
+  const bool reentrant_;
+  const Role role_;
+  const std::string data_;
+  const zkl_event_cb cb_;
+  void *const user_data_;
+
+  // What the user asked for.
+  bool want_hold_ = false;
+  bool destroyed_ = false;
+  uint64_t owner_ = 0;
+  uint32_t holds_ = 0;
+  Mode mode_ = Mode::kBlocking;
+  uint64_t request_seq_ = 0, done_seq_ = 0;
+  int done_rc_ = 0;
+  bool release_async_ = false;
+  bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
+  uint64_t lost_owner_ = 0;
+  bool announced_waiting_ = false;
+
+  // What is true on the server, as far as we know.
+  bool held_ = false;
+  bool suspended_ = false;
+  std::string uuid_;
+  std::string node_;  // own node name; empty while unknown
+  uint64_t czxid_ = 0;
+  bool create_in_flight_ = false;
+  bool create_unknown_ = false;  // a create may have succeeded unseen
+  bool delete_in_flight_ = false;
+  bool resync_needed_ = false;
+  int create_attempts_ = 0;
+  std::string watched_;  // the node (or, for children watches, the parent)
+  bool holds_when_watched_goes_ = false;
+};
+
+}  // namespace zkl

@@ -1,0 +1,66 @@
+// zkl_strerror and the mapping from ZooKeeper's error codes.
+#include "errors.h"
+
+#include <zookeeper/zookeeper.h>
+
+#include "zkl.h"
+
+namespace zkl {
+
+int FromZooKeeper(int zrc) {
+  switch (zrc) {
+    case ZOK: return ZKL_OK;
+    case ZCONNECTIONLOSS:
+    case ZOPERATIONTIMEOUT: return ZKL_ECONNECTION;
+    case ZSESSIONEXPIRED:
+    case ZSESSIONMOVED:
+    case ZINVALIDSTATE: return ZKL_ESESSION;
+    case ZCLOSING: return ZKL_ECLOSED;
+    case ZNOAUTH:
+    case ZAUTHFAILED: return ZKL_EAUTH;
+    case ZNONODE: return ZKL_ENOTFOUND;
+    case ZBADARGUMENTS: return ZKL_EINVAL;
+    default: return ZKL_EZOOKEEPER;
+  }
+}
+
+bool IsConnectionError(int zrc) {
+  return zrc == ZCONNECTIONLOSS || zrc == ZOPERATIONTIMEOUT;
+}
+
+bool IsSessionGone(int zrc) {
+  return zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE || zrc == ZCLOSING ||
+         zrc == ZSESSIONMOVED || zrc == ZAUTHFAILED;
+}
+
+}  // namespace zkl
+
+extern "C" const char *zkl_strerror(int err) {
+  switch (err) {
+    case ZKL_OK: return "success";
+    case ZKL_EINVAL: return "invalid argument";
+    case ZKL_EBADPATH: return "invalid ZooKeeper path";
+    case ZKL_EBADHANDLE: return "invalid, destroyed or unknown handle";
+    case ZKL_ETIMEDOUT: return "timed out";
+    case ZKL_EAGAIN: return "not available now (try again)";
+    case ZKL_ECANCELED: return "cancelled";
+    case ZKL_ENOTHELD: return "lock is not held";
+    case ZKL_ENOTOWNER: return "lock is held by another owner";
+    case ZKL_EBUSY: return "handle is busy (acquire pending or other owner)";
+    case ZKL_EDEADLK: return "already held by this owner (lock is not reentrant)";
+    case ZKL_ECLOSED: return "client is closed";
+    case ZKL_ECONNECTION: return "no connection to ZooKeeper";
+    case ZKL_ESESSION: return "ZooKeeper session lost";
+    case ZKL_ELOST: return "lock lost";
+    case ZKL_EMISMATCH: return "participants disagree (lease count)";
+    case ZKL_EAUTH: return "authentication failed or not permitted";
+    case ZKL_ETOOBIG: return "data too large (over 1 MiB)";
+    case ZKL_ENOMEM: return "out of memory";
+    case ZKL_EZOOKEEPER: return "unexpected ZooKeeper error";
+    case ZKL_EVERSION: return "options version not supported";
+    case ZKL_ENOTFOUND: return "not found";
+    case ZKL_EINTERNAL: return "internal error in zkl";
+    case ZKL_ERANGE: return "out of range";
+    default: return "unknown zkl error";
+  }
+}

@@ -1,0 +1,88 @@
+#include "event_queue.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "absl/time/time.h"
+
+namespace zkl {
+
+static int MakeEventFd() {
+  int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  return fd;
+}
+
+EventQueue::EventQueue() : fd_(MakeEventFd()) {}
+
+EventQueue::~EventQueue() { close(fd_); }
+
+void EventQueue::SetReadable(bool readable) {
+  // The counter is 1 while events are pending and 0 otherwise, so the fd's
+  // readiness always equals "queue non-empty", whatever the host's polling.
+  if (readable) {
+    uint64_t one = 1;
+    ssize_t n;
+    do n = write(fd_, &one, sizeof one); while (n < 0 && errno == EINTR);
+  } else {
+    uint64_t value;
+    ssize_t n;
+    do n = read(fd_, &value, sizeof value); while (n < 0 && errno == EINTR);
+  }
+}
+
+void EventQueue::Push(std::unique_ptr<zkl_event> ev) {
+  absl::MutexLock lock(&mu_);
+  if (events_.empty()) SetReadable(true);
+  events_.push_back(std::move(ev));
+}
+
+std::unique_ptr<zkl_event> EventQueue::Pop() {
+  absl::MutexLock lock(&mu_);
+  if (events_.empty()) return nullptr;
+  std::unique_ptr<zkl_event> ev = std::move(events_.front());
+  events_.pop_front();
+  if (events_.empty()) SetReadable(false);
+  return ev;
+}
+
+size_t EventQueue::size() const {
+  absl::MutexLock lock(&mu_);
+  return events_.size();
+}
+
+bool EventQueue::Wait(int64_t timeout_ms) {
+  absl::MutexLock lock(&mu_);
+  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return !events_.empty() || wakeup_;
+  };
+  if (timeout_ms < 0) {
+    mu_.Await(absl::Condition(&ready));
+  } else {
+    mu_.AwaitWithTimeout(absl::Condition(&ready), absl::Milliseconds(timeout_ms));
+  }
+  if (wakeup_) {
+    wakeup_ = false;
+    return false;
+  }
+  return !events_.empty();
+}
+
+void EventQueue::Wakeup() {
+  absl::MutexLock lock(&mu_);
+  wakeup_ = true;
+}
+
+void EventQueue::Clear() {
+  std::deque<std::unique_ptr<zkl_event>> dropped;
+  {
+    absl::MutexLock lock(&mu_);
+    dropped.swap(events_);
+    SetReadable(false);
+  }
+}
+
+}  // namespace zkl

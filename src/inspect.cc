@@ -1,0 +1,122 @@
+// zkl_inspect: a one-shot read of who holds and who waits on a lock path.
+#include "inspect.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "errors.h"
+#include "paths.h"
+
+namespace zkl {
+
+namespace {
+
+// A short-lived listener that reads the children, then every node's data.
+class Inspector : public Listener {
+ public:
+  Inspector(Client &client, std::string path, const Rule &rule)
+      : Listener(HandleKind::kObserver), client_(client), path_(std::move(path)), rule_(rule) {}
+
+  void OnReply(const Reply &r) override {
+    if (r.op == kChildren) {
+      if (r.rc != ZOK) {
+        Finish(r.rc == ZNONODE ? ZKL_OK : FromZooKeeper(r.rc));
+        return;
+      }
+      std::vector<QueueEntry> queue;
+      for (int i = 0; i < r.children->count; ++i) {
+        std::string_view name(r.children->data[i]);
+        if (!rule_.Participates(name)) continue;
+        queue.push_back({rule_.fixed_node().empty() ? *SequenceOf(name) : 0, std::string(name)});
+      }
+      std::sort(queue.begin(), queue.end(),
+                [](const QueueEntry &a, const QueueEntry &b) { return a.sequence < b.sequence; });
+      for (size_t i = 0; i < queue.size(); ++i) {
+        Participant p;
+        p.name = queue[i].name;
+        p.holder = !rule_.fixed_node().empty() || rule_.Decide(queue, i).holds;
+        result_.push_back(std::move(p));
+      }
+      pending_ = result_.size();
+      if (pending_ == 0) Finish(ZKL_OK);
+      for (size_t i = 0; i < result_.size(); ++i) {
+        client_.GetData(this, static_cast<int>(kData + i), JoinPath(path_, result_[i].name), false);
+      }
+    } else if (r.op >= kData) {
+      Participant &p = result_[static_cast<size_t>(r.op - kData)];
+      if (r.rc == ZOK) {
+        p.present = true;
+        p.czxid = static_cast<uint64_t>(r.stat->czxid);
+        p.session_id = static_cast<uint64_t>(r.stat->ephemeralOwner);
+        p.ctime_ms = r.stat->ctime;
+        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+        p.data = std::string(StripProtectedPrefix(data));
+      }
+      if (--pending_ == 0) Finish(ZKL_OK);
+    }
+  }
+  void OnWatch(int, const std::string &) override {}
+  void OnConnected(bool) override {}
+  void OnSuspended() override {}
+  void OnSessionLost(int) override { Finish(ZKL_ESESSION); }
+  void OnTimer() override {}
+  void OnClientClosed() override { Finish(ZKL_ECLOSED); }
+
+  void Start() { client_.GetChildren(this, kChildren, path_, false); }
+  bool done() const { return done_; }
+  int rc() const { return rc_; }
+  std::vector<Participant> TakeResult() {
+    std::vector<Participant> out;
+    for (auto &p : result_) {
+      if (p.present) out.push_back(std::move(p));  // skip nodes gone meanwhile
+    }
+    return out;
+  }
+
+ private:
+  enum { kChildren = 1, kData = 16 };
+  void Finish(int rc) {
+    if (done_) return;
+    done_ = true;
+    rc_ = rc;
+    client_.changed().SignalAll();
+  }
+
+  Client &client_;
+  const std::string path_;
+  const Rule &rule_;
+  std::vector<Participant> result_;
+  size_t pending_ = 0;
+  bool done_ = false;
+  int rc_ = 0;
+};
+
+}  // namespace
+
+int Inspect(Client &client, const std::string &path, const Rule &rule, int64_t timeout_ms,
+            std::vector<Participant> *out) {
+  auto inspector = std::make_shared<Inspector>(client, path, rule);
+  inspector->BindSelf(inspector);
+  absl::MutexLock lock(&client.mu());
+  if (client.closed()) return ZKL_ECLOSED;
+  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
+                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  // Wait for a session first: requests sent while connecting would only fail.
+  while (!client.connected()) {
+    if (client.closed()) return ZKL_ECLOSED;
+    if (client.changed().WaitWithDeadline(&client.mu(), deadline) && !client.connected()) {
+      return ZKL_ETIMEDOUT;
+    }
+  }
+  inspector->Start();
+  while (!inspector->done()) {
+    if (client.changed().WaitWithDeadline(&client.mu(), deadline) && !inspector->done()) {
+      return ZKL_ETIMEDOUT;
+    }
+  }
+  if (inspector->rc() != ZKL_OK) return inspector->rc();
+  *out = inspector->TakeResult();
+  return ZKL_OK;
+}
+
+}  // namespace zkl

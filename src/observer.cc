@@ -1,0 +1,117 @@
+#include "observer.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "errors.h"
+#include "paths.h"
+
+namespace zkl {
+
+std::string LeaderNode(const Rule &rule, const struct String_vector &children) {
+  std::string best;
+  int64_t best_seq = 0;
+  for (int i = 0; i < children.count; ++i) {
+    std::string_view name(children.data[i]);
+    if (!rule.Participates(name)) continue;
+    if (!rule.fixed_node().empty()) return std::string(name);
+    int64_t seq = *SequenceOf(name);
+    if (best.empty() || seq < best_seq) {
+      best = std::string(name);
+      best_seq = seq;
+    }
+  }
+  return best;
+}
+
+Observer::Observer(std::shared_ptr<Client> client, std::string path, std::unique_ptr<Rule> rule,
+                   zkl_event_cb cb, void *user_data)
+    : Listener(HandleKind::kObserver),
+      client_(std::move(client)),
+      path_(std::move(path)),
+      rule_(std::move(rule)),
+      cb_(cb),
+      user_data_(user_data) {}
+
+void Observer::Start() {
+  absl::MutexLock lock(&client_->mu());
+  Check();
+}
+
+void Observer::Destroy() {
+  absl::MutexLock lock(&client_->mu());
+  destroyed_ = true;
+  client_->RemoveListener(public_id());
+}
+
+int Observer::Leader(char *buf, size_t len) {
+  absl::MutexLock lock(&client_->mu());
+  if (!known_ || leader_node_.empty()) return ZKL_ENOTFOUND;
+  if (buf != nullptr && len > 0) {
+    size_t n = std::min(len - 1, leader_.size());
+    leader_.copy(buf, n);
+    buf[n] = '\0';
+  }
+  return static_cast<int>(leader_.size());
+}
+
+void Observer::Check() {
+  if (!destroyed_) client_->GetChildren(this, kChildren, path_, true);
+}
+
+void Observer::SetLeader(bool known, std::string id) {
+  if (known_ && known == known_ && id == leader_) return;
+  known_ = known;
+  leader_ = std::move(id);
+  auto ev = std::make_unique<zkl_event>();
+  ev->type = ZKL_EVENT_LEADER_CHANGED;
+  ev->data = leader_;
+  ev->handle = self().lock();
+  ev->cb = cb_;
+  ev->user_data = user_data_;
+  client_->Emit(std::move(ev));
+}
+
+void Observer::OnReply(const Reply &r) {
+  if (destroyed_) return;
+  switch (r.op) {
+    case kChildren:
+      if (r.rc == ZOK) {
+        leader_node_ = LeaderNode(*rule_, *r.children);
+        if (leader_node_.empty()) {
+          SetLeader(true, "");
+        } else {
+          client_->GetData(this, kLeaderData, JoinPath(path_, leader_node_), false);
+        }
+      } else if (r.rc == ZNONODE) {
+        // No election yet: wait for the path to appear.
+        leader_node_.clear();
+        SetLeader(true, "");
+        client_->Exists(this, kExists, path_, true);
+      }
+      break;
+    case kLeaderData:
+      if (r.rc == ZOK && *r.path == JoinPath(path_, leader_node_)) {
+        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+        SetLeader(true, std::string(StripProtectedPrefix(data)));
+      } else if (r.rc == ZNONODE) {
+        Check();  // it went meanwhile; the children watch also fires
+      }
+      break;
+    case kExists:
+      if (r.rc == ZOK) Check();  // created between the two reads
+      break;
+    default:
+      break;
+  }
+}
+
+void Observer::OnWatch(int, const std::string &) { Check(); }
+
+void Observer::OnConnected(bool same_session) {
+  // Watches of a lost session are gone: read again (also harmless when the
+  // same session kept them).
+  if (!same_session) Check();
+}
+
+}  // namespace zkl

@@ -1,0 +1,48 @@
+// Watches an election without taking part and reports its leader.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "client.h"
+#include "rule.h"
+
+namespace zkl {
+
+// Picks the leader's node name among the children ("" when none).
+std::string LeaderNode(const Rule &rule, const struct String_vector &children);
+
+class Observer : public Listener {
+ public:
+  Observer(std::shared_ptr<Client> client, std::string path, std::unique_ptr<Rule> rule,
+           zkl_event_cb cb, void *user_data);
+  void Start();     // takes the client mutex
+  void Destroy();   // takes the client mutex
+  // Copies the leader id; returns its length or ZKL_ENOTFOUND.
+  int Leader(char *buf, size_t len);
+
+  void OnReply(const Reply &reply) override;
+  void OnWatch(int type, const std::string &path) override;
+  void OnConnected(bool same_session) override;
+  void OnSuspended() override {}
+  void OnSessionLost(int) override {}
+  void OnTimer() override {}
+  void OnClientClosed() override {}
+
+ private:
+  enum Op { kChildren = 1, kLeaderData, kExists };
+  void Check();
+  void SetLeader(bool known, std::string id);
+
+  std::shared_ptr<Client> client_;
+  const std::string path_;
+  const std::unique_ptr<Rule> rule_;
+  const zkl_event_cb cb_;
+  void *const user_data_;
+  bool destroyed_ = false;
+  bool known_ = false;
+  std::string leader_;
+  std::string leader_node_;
+};
+
+}  // namespace zkl

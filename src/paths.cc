@@ -1,0 +1,92 @@
+#include "paths.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <random>
+
+#include "zkl.h"
+
+namespace zkl {
+
+int ValidatePath(std::string_view path) {
+  if (path.empty() || path[0] != '/') return ZKL_EBADPATH;
+  if (path.size() > 1 && path.back() == '/') return ZKL_EBADPATH;
+  if (path.size() > 4096) return ZKL_EBADPATH;
+  if (path == "/") return ZKL_EBADPATH;  // a lock needs a node of its own
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view segment = path.substr(start, end - start);
+    if (segment.empty() || segment == "." || segment == "..") return ZKL_EBADPATH;
+    for (unsigned char ch : segment) {
+      if (ch < 0x20 || ch == 0x7f) return ZKL_EBADPATH;
+    }
+    start = end + 1;
+  }
+  if (path == "/zookeeper" || path.substr(0, 11) == "/zookeeper/") return ZKL_EBADPATH;
+  return ZKL_OK;
+}
+
+std::string ParentPath(std::string_view path) {
+  size_t slash = path.rfind('/');
+  if (slash == 0 || slash == std::string_view::npos) return "/";
+  return std::string(path.substr(0, slash));
+}
+
+std::string JoinPath(std::string_view parent, std::string_view child) {
+  std::string out(parent);
+  if (out.empty() || out.back() != '/') out.push_back('/');
+  out.append(child);
+  return out;
+}
+
+std::string NewUuid() {
+  // Seeded once per thread from the kernel; uniqueness matters, secrecy not.
+  thread_local std::mt19937_64 rng([] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
+           static_cast<uint64_t>(getpid());
+  }());
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;                  // version 4
+  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);      // RFC 4122 variant
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xFFFF),
+                static_cast<unsigned>(hi & 0xFFFF),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
+std::string ProtectedPrefix(std::string_view uuid) {
+  std::string out = "_c_";
+  out.append(uuid);
+  out.push_back('-');
+  return out;
+}
+
+std::string_view StripProtectedPrefix(std::string_view data) {
+  constexpr size_t kLength = 3 + 36 + 1;  // "_c_" uuid "-"
+  if (data.size() >= kLength && data.substr(0, 3) == "_c_" && data[kLength - 1] == '-') {
+    return data.substr(kLength);
+  }
+  return data;
+}
+
+std::optional<int64_t> SequenceOf(std::string_view name) {
+  constexpr size_t kDigits = 10;
+  if (name.size() < kDigits) return std::nullopt;
+  int64_t value = 0;
+  for (char ch : name.substr(name.size() - kDigits)) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    value = value * 10 + (ch - '0');
+  }
+  return value;
+}
+
+}  // namespace zkl
