@@ -206,8 +206,9 @@ ZKL_API int zkl_client_close(zkl_client *c);
 
 /*
  * Closes the session (deleting this client's nodes), cancels pending
- * acquires, and frees the client. Lock/election/observer handles of the
- * client become invalid (ZKL_EBADHANDLE). Pending events are discarded.
+ * acquires, and frees the client. Its lock/election/observer handles stay
+ * valid but answer ZKL_ECLOSED; destroy them too. Pending events are
+ * discarded.
  * May be called from a callback; then the client is freed after the
  * callback returns. Returns ZKL_EBADHANDLE when called twice.
  */
@@ -221,6 +222,11 @@ ZKL_API int zkl_client_state(zkl_client *c);
 
 /* Current session id (0 while none). */
 ZKL_API int zkl_client_session_id(zkl_client *c, uint64_t *out);
+
+/* The session's password (16 bytes; ZKL_ERANGE if len < 16), as kazoo's
+ * client_id: with the id it lets a tool re-attach to, or expire, the
+ * session. Treat it as a secret. Returns the number of bytes written. */
+ZKL_API int zkl_client_session_password(zkl_client *c, void *buf, size_t len);
 
 /* Negotiated session timeout in ms (>= 0; 0 while not connected). */
 ZKL_API int zkl_client_session_timeout(zkl_client *c);

@@ -222,6 +222,15 @@ int zkl_client_session_id(zkl_client *c, uint64_t *out) {
   });
 }
 
+int zkl_client_session_password(zkl_client *c, void *buf, size_t len) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!buf) return ZKL_EINVAL;
+    return client->SessionPassword(buf, len);
+  });
+}
+
 int zkl_client_session_timeout(zkl_client *c) {
   return Guard([&] {
     auto client = GetClient(c);

@@ -435,6 +435,15 @@ uint64_t Client::SessionId() {
   return connected() || state_ == ZKL_SESSION_SUSPENDED ? session_id_ : 0;
 }
 
+int Client::SessionPassword(void *buf, size_t len) {
+  absl::MutexLock lock(&mu_);
+  const clientid_t *id = zh_ ? zoo_client_id(zh_) : nullptr;
+  if (id == nullptr || session_id_ == 0) return ZKL_ENOTFOUND;
+  if (len < sizeof id->passwd) return ZKL_ERANGE;
+  std::memcpy(buf, id->passwd, sizeof id->passwd);
+  return static_cast<int>(sizeof id->passwd);
+}
+
 int Client::NegotiatedTimeout() {
   absl::MutexLock lock(&mu_);
   return negotiated_timeout_ms_;

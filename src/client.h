@@ -83,6 +83,7 @@ class Client : public Handle {
   int State();
   uint64_t SessionId();
   int NegotiatedTimeout();
+  int SessionPassword(void *buf, size_t len);
   uint64_t Counter(int which);
 
   // --- for listeners; the caller holds mu() ---

@@ -1,0 +1,461 @@
+#include "zk_harness.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zookeeper/zookeeper.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+#ifndef ZKL_SOURCE_DIR
+#error "ZKL_SOURCE_DIR must be defined (the zkl source tree root)"
+#endif
+
+namespace zkl_test {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Upper bound for one zk-server invocation; the script bounds its own waits
+// (30 s start, 10+5 s stop), this is only a safety net.
+constexpr Millis kScriptTimeout{180000};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+bool KeepTemp() { return std::getenv("ZKL_KEEP_TMP") != nullptr; }
+
+void MaybeQuiet() { QuietZkClientLogs(); }
+
+CommandResult RunScript(const std::vector<std::string>& args,
+                        const std::vector<std::string>& extra_env = {}) {
+  std::vector<std::string> argv{ZkServerScript()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunCommand(argv, extra_env);
+}
+
+[[noreturn]] void ThrowScriptError(const std::string& what, const CommandResult& r) {
+  std::ostringstream os;
+  os << "zk-server " << what << " failed (exit " << r.exit_code << "):\n" << r.output;
+  throw std::runtime_error(os.str());
+}
+
+void RunScriptOrThrow(const std::vector<std::string>& args,
+                      const std::vector<std::string>& extra_env = {}) {
+  CommandResult r = RunScript(args, extra_env);
+  if (r.exit_code != 0) {
+    std::string what;
+    for (const auto& a : args) what += (what.empty() ? "" : " ") + a;
+    ThrowScriptError(what, r);
+  }
+}
+
+}  // namespace
+
+CommandResult RunCommand(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& extra_env) {
+  CommandResult result;
+  if (argv.empty()) return result;
+
+  // Build everything before spawning.
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string kv = *e;
+    std::string key = kv.substr(0, kv.find('='));
+    bool overridden = key == "ZK_OWNER_PID";
+    for (const auto& x : extra_env) {
+      if (x.substr(0, x.find('=')) == key) overridden = true;
+    }
+    if (!overridden) env_store.push_back(std::move(kv));
+  }
+  env_store.push_back("ZK_OWNER_PID=" + std::to_string(getpid()));
+  for (const auto& x : extra_env) env_store.push_back(x);
+  std::vector<char*> envp;
+  for (auto& s : env_store) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_store = argv;
+  std::vector<char*> cargv;
+  for (auto& s : argv_store) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    result.output = std::string("pipe2: ") + std::strerror(errno);
+    return result;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+  // Never leak the test's sockets (ZooKeeper client connections, proxy
+  // sockets) into the script and the JVMs it starts: a leaked client socket
+  // would keep connections open after the test closes them.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  close(pipefd[1]);
+  if (rc != 0) {
+    close(pipefd[0]);
+    result.output = "spawn " + argv[0] + ": " + std::strerror(rc);
+    return result;
+  }
+
+  const auto deadline = Clock::now() + kScriptTimeout;
+  char buf[4096];
+  bool timed_out = false;
+  for (;;) {
+    auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{pipefd[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    ssize_t got = read(pipefd[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    result.output.append(buf, static_cast<size_t>(got));
+  }
+  close(pipefd[0]);
+  if (timed_out) {
+    kill(pid, SIGKILL);
+    result.output += "\n[harness: command timed out]";
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    result.exit_code = -1;
+  } else if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else {
+    result.exit_code = 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  }
+  return result;
+}
+
+std::string ZkServerScript() {
+  if (const char* s = std::getenv("ZKL_ZK_SERVER_SCRIPT"); s != nullptr && *s != '\0') {
+    return s;
+  }
+  return ZKL_SOURCE_DIR "/scripts/zk-server";
+}
+
+std::string MakeTempDir(const std::string& prefix) {
+  std::string base = "/tmp";
+  if (const char* t = std::getenv("TMPDIR"); t != nullptr && *t != '\0') base = t;
+  std::string templ = base + "/" + prefix + "XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    throw std::runtime_error("mkdtemp(" + templ + "): " + std::strerror(errno));
+  }
+  return std::string(buf.data());
+}
+
+void RemoveTree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+void QuietZkClientLogs() {
+  ZooLogLevel level = ZOO_LOG_LEVEL_ERROR;
+  if (const char* v = std::getenv("ZKL_ZK_CLIENT_LOG"); v != nullptr) {
+    std::string s = v;
+    if (s == "warn") level = ZOO_LOG_LEVEL_WARN;
+    if (s == "info") level = ZOO_LOG_LEVEL_INFO;
+    if (s == "debug") level = ZOO_LOG_LEVEL_DEBUG;
+  }
+  zoo_set_debug_level(level);
+}
+
+// ---------------------------------------------------------------------------
+// ZkServer
+
+ZkServer::ZkServer(std::string dir, bool owns_dir)
+    : dir_(std::move(dir)), owns_dir_(owns_dir) {}
+
+void ZkServer::ReadConnect() {
+  connect_ = ReadFile(dir_ + "/connect");
+  std::string port = ReadFile(dir_ + "/port");
+  port_ = port.empty() ? 0 : std::atoi(port.c_str());
+  if (connect_.empty() || port_ <= 0) {
+    throw std::runtime_error("zk-server left no connect/port file in " + dir_);
+  }
+}
+
+std::unique_ptr<ZkServer> ZkServer::StartStandalone() {
+  MaybeQuiet();
+  std::string dir = MakeTempDir("zkl-zk-");
+  std::unique_ptr<ZkServer> s(new ZkServer(dir, true));
+  // On failure the destructor stops whatever may run and removes the dir.
+  RunScriptOrThrow({"start", dir});
+  s->ReadConnect();
+  return s;
+}
+
+ZkServer::~ZkServer() {
+  if (!owns_dir_) return;  // ensemble members: the ensemble cleans up.
+  try {
+    RunScript({"stop", dir_});
+  } catch (...) {
+  }
+  if (!KeepTemp()) RemoveTree(dir_);
+}
+
+void ZkServer::Start(bool wait_for_quorum) {
+  std::vector<std::string> env;
+  if (owns_dir_ && port_ > 0) env.push_back("ZK_PORT=" + std::to_string(port_));
+  if (!wait_for_quorum) env.push_back("ZK_WAIT=listen");
+  RunScriptOrThrow({"start", dir_}, env);
+  paused_ = false;
+  ReadConnect();
+}
+
+void ZkServer::Stop() {
+  RunScriptOrThrow({"stop", dir_});
+  paused_ = false;
+}
+
+void ZkServer::Kill() {
+  RunScriptOrThrow({"kill", dir_});
+  paused_ = false;
+}
+
+void ZkServer::Pause() {
+  RunScriptOrThrow({"pause", dir_});
+  paused_ = true;
+}
+
+void ZkServer::Resume() {
+  RunScriptOrThrow({"resume", dir_});
+  paused_ = false;
+}
+
+void ZkServer::Restart() {
+  RunScriptOrThrow({"restart", dir_});
+  paused_ = false;
+  ReadConnect();
+}
+
+std::string ZkServer::FourLetter(const std::string& cmd, Millis timeout) const {
+  const auto deadline = Clock::now() + timeout;
+  auto left_ms = [&]() -> int {
+    auto l = std::chrono::duration_cast<Millis>(deadline - Clock::now()).count();
+    return l < 0 ? 0 : static_cast<int>(l);
+  };
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return "";
+  std::string out;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port_));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = true;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    if (errno != EINPROGRESS) {
+      ok = false;
+    } else {
+      pollfd p{fd, POLLOUT, 0};
+      int n;
+      do {
+        n = poll(&p, 1, left_ms());
+      } while (n < 0 && errno == EINTR);
+      int err = 0;
+      socklen_t len = sizeof err;
+      if (n <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) ok = false;
+    }
+  }
+  size_t sent = 0;
+  while (ok && sent < cmd.size()) {
+    ssize_t n = send(fd, cmd.data() + sent, cmd.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      pollfd p{fd, POLLOUT, 0};
+      if (poll(&p, 1, left_ms()) <= 0) ok = false;
+    } else {
+      ok = false;
+    }
+  }
+  char buf[4096];
+  while (ok) {
+    pollfd p{fd, POLLIN, 0};
+    int n = poll(&p, 1, left_ms());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {  // timeout: a paused/hung server
+      out.clear();
+      break;
+    }
+    ssize_t got = recv(fd, buf, sizeof buf, 0);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;
+    out.append(buf, static_cast<size_t>(got));
+  }
+  close(fd);
+  return out;
+}
+
+std::string ZkServer::Mode(Millis timeout) const {
+  std::string s = FourLetter("srvr", timeout);
+  auto pos = s.find("Mode: ");
+  if (pos == std::string::npos) return "";
+  auto end = s.find('\n', pos);
+  return s.substr(pos + 6, end == std::string::npos ? std::string::npos : end - pos - 6);
+}
+
+// ---------------------------------------------------------------------------
+// ZkEnsemble
+
+std::unique_ptr<ZkEnsemble> ZkEnsemble::Start(int n) {
+  MaybeQuiet();
+  if (n < 1 || n > 9) throw std::invalid_argument("ensemble size must be 1..9");
+  std::unique_ptr<ZkEnsemble> e(new ZkEnsemble());
+  e->dir_ = MakeTempDir("zkl-zk-ens-");
+  RunScriptOrThrow({"ensemble", e->dir_, std::to_string(n)});
+  e->connect_ = ReadFile(e->dir_ + "/connect");
+  for (int k = 1; k <= n; ++k) {
+    std::unique_ptr<ZkServer> m(new ZkServer(e->dir_ + "/node" + std::to_string(k), false));
+    m->ReadConnect();
+    e->members_.push_back(std::move(m));
+  }
+  return e;
+}
+
+ZkEnsemble::~ZkEnsemble() {
+  if (dir_.empty()) return;
+  try {
+    RunScript({"stop", dir_});
+  } catch (...) {
+  }
+  if (!KeepTemp()) RemoveTree(dir_);
+}
+
+ZkServer& ZkEnsemble::member(int k) {
+  if (k < 1 || k > size()) throw std::out_of_range("no ensemble member " + std::to_string(k));
+  return *members_[static_cast<size_t>(k - 1)];
+}
+
+int ZkEnsemble::LeaderIndex() const {
+  for (int k = 1; k <= size(); ++k) {
+    const ZkServer& m = *members_[static_cast<size_t>(k - 1)];
+    if (m.paused()) continue;
+    if (m.Mode(Millis(1000)) == "leader") return k;
+  }
+  return 0;
+}
+
+int ZkEnsemble::WaitForLeader(Millis timeout, int not_k) const {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    int k = LeaderIndex();
+    if (k != 0 && k != not_k) return k;
+    if (Clock::now() >= deadline) return 0;
+    std::this_thread::sleep_for(Millis(50));
+  }
+}
+
+void ZkEnsemble::Stop() {
+  RunScriptOrThrow({"stop", dir_});
+  for (auto& m : members_) m->paused_ = false;
+}
+
+// ---------------------------------------------------------------------------
+// ExpireSession
+
+namespace {
+
+struct SessionWaiter {
+  std::mutex mu;
+  std::condition_variable cv;
+  int state = 0;  // last session state seen
+};
+
+void SessionWatcher(zhandle_t*, int type, int state, const char*, void* ctx) {
+  if (type != ZOO_SESSION_EVENT) return;
+  auto* w = static_cast<SessionWaiter*>(ctx);
+  std::lock_guard<std::mutex> lock(w->mu);
+  w->state = state;
+  w->cv.notify_all();
+}
+
+// Connects with the given session; returns the terminal state reached
+// (ZOO_CONNECTED_STATE, ZOO_EXPIRED_SESSION_STATE, ZOO_AUTH_FAILED_STATE) or
+// 0 on timeout.  The handle is closed before returning; closing a connected
+// handle closes the session on the server.
+int ConnectAsAndClose(const std::string& connect, const clientid_t& cid,
+                      Clock::time_point deadline) {
+  SessionWaiter w;
+  zhandle_t* zh = zookeeper_init(connect.c_str(), SessionWatcher, 10000, &cid, &w, 0);
+  if (zh == nullptr) return 0;
+  int result = 0;
+  {
+    std::unique_lock<std::mutex> lock(w.mu);
+    w.cv.wait_until(lock, deadline, [&] {
+      return w.state == ZOO_CONNECTED_STATE || w.state == ZOO_EXPIRED_SESSION_STATE ||
+             w.state == ZOO_AUTH_FAILED_STATE;
+    });
+    result = w.state == ZOO_CONNECTED_STATE || w.state == ZOO_EXPIRED_SESSION_STATE ||
+                     w.state == ZOO_AUTH_FAILED_STATE
+                 ? w.state
+                 : 0;
+  }
+  if (result == ZOO_CONNECTED_STATE && zoo_client_id(zh)->client_id != cid.client_id) {
+    result = 0;  // should not happen: the server gave us a different session
+  }
+  zookeeper_close(zh);  // sends closeSession when connected; joins its threads
+  return result;
+}
+
+}  // namespace
+
+bool ExpireSession(const std::string& connect, int64_t session_id, const std::string& passwd,
+                   Millis timeout) {
+  MaybeQuiet();
+  clientid_t cid;
+  std::memset(&cid, 0, sizeof cid);
+  cid.client_id = session_id;
+  std::memcpy(cid.passwd, passwd.data(), std::min(passwd.size(), sizeof cid.passwd));
+  const auto deadline = Clock::now() + timeout;
+  // Taking the session over makes the server drop the original client's
+  // connection; if that client reconnects before our close goes out it takes
+  // the session back and our close is lost.  So repeat until a connect with
+  // the session id is answered "expired" (normally: close, then confirm).
+  while (Clock::now() < deadline) {
+    int state = ConnectAsAndClose(connect, cid, deadline);
+    if (state == ZOO_EXPIRED_SESSION_STATE) return true;
+    if (state != ZOO_CONNECTED_STATE) return false;
+  }
+  return false;
+}
+
+}  // namespace zkl_test

@@ -1,0 +1,332 @@
+// Fair and reentrant locks against a real ZooKeeper server.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace zkl_test;
+
+namespace {
+
+uint64_t Token(zkl_lock *l) {
+  uint64_t t = 0;
+  EXPECT_EQ(zkl_lock_fencing_token(l, &t), 0);
+  return t;
+}
+
+TEST(FairLock, AcquireReleaseLeavesNoNode) {
+  auto c = NewClient();
+  std::string path = UniquePath("basic");
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
+  EXPECT_GT(Token(l.get()), 0u);
+  auto kids = Children(path);
+  ASSERT_EQ(kids.size(), 1u);
+  // Curator's protected name: _c_<uuid>-lock-<10 digits>.
+  EXPECT_EQ(kids[0].rfind("_c_", 0), 0u);
+  EXPECT_NE(kids[0].find("-lock-"), std::string::npos);
+  uint64_t sid = 0;
+  zkl_client_session_id(c.get(), &sid);
+  EXPECT_EQ(static_cast<uint64_t>(EphemeralOwner(path + "/" + kids[0])), sid);
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 0);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+TEST(FairLock, UncontendedCycleCostsThreeRequests) {
+  auto c = NewClient();
+  auto l = NewLock(c.get(), UniquePath("cost"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);  // first one creates parents
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  uint64_t before = 0, after = 0;
+  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &before);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &after);
+  EXPECT_EQ(after - before, 3u);  // create + getChildren (pipelined), delete
+}
+
+// 16 clients x 50 acquisitions: a shared counter detects two holders at once,
+// and fencing tokens of successive holders strictly increase (grants follow
+// the queue order: FIFO).
+TEST(FairLock, MutualExclusionAndFifoUnderContention) {
+  constexpr int kClients = 16, kRounds = 50;
+  std::string path = UniquePath("contended");
+  std::atomic<int> inside{0};
+  std::atomic<int> violations{0};
+  std::mutex history_mu;
+  std::vector<uint64_t> history;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      auto c = NewClient();
+      auto l = NewLock(c.get(), path);
+      for (int r = 0; r < kRounds; ++r) {
+        ASSERT_EQ(zkl_lock_acquire(l.get(), static_cast<uint64_t>(i + 1), 60000), 0);
+        if (inside.fetch_add(1) != 0) violations++;
+        {
+          std::lock_guard<std::mutex> g(history_mu);
+          history.push_back(Token(l.get()));
+        }
+        inside.fetch_sub(1);
+        ASSERT_EQ(zkl_lock_release(l.get(), static_cast<uint64_t>(i + 1)), 0);
+      }
+    });
+  }
+  for (auto &t : threads) t.join();
+  EXPECT_EQ(violations.load(), 0);
+  ASSERT_EQ(history.size(), static_cast<size_t>(kClients * kRounds));
+  for (size_t i = 1; i < history.size(); ++i) {
+    ASSERT_LT(history[i - 1], history[i]) << "fencing token not increasing at " << i;
+  }
+  EXPECT_TRUE(Children(path).empty());
+}
+
+// 100 waiters in line: each release wakes exactly one of them.
+TEST(FairLock, OneWatchNotificationPerReleaseWithHundredWaiters) {
+  constexpr int kClients = 10, kPerClient = 10;  // 100 contenders
+  std::string path = UniquePath("herd");
+  std::vector<ClientPtr> clients;
+  std::vector<std::vector<LockPtr>> locks(kClients);
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(NewClient(15000));
+    for (int j = 0; j < kPerClient; ++j) locks[i].push_back(NewLock(clients[i].get(), path));
+  }
+  ASSERT_EQ(zkl_lock_acquire(locks[0][0].get(), 1, 10000), 0);
+  for (int i = 0; i < kClients; ++i) {
+    for (int j = (i == 0 ? 1 : 0); j < kPerClient; ++j) {
+      ASSERT_EQ(zkl_lock_acquire_async(locks[i][j].get(), 1, 120000), 0);
+    }
+  }
+  // Wait until all 100 are queued (bounded).
+  for (int spin = 0; Children(path).size() < 100u; ++spin) {
+    ASSERT_LT(spin, 2000) << "waiters did not queue up";
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto watch_events = [&] {
+    uint64_t total = 0;
+    for (auto &c : clients) {
+      uint64_t n = 0;
+      zkl_client_counter(c.get(), ZKL_COUNTER_WATCH_EVENTS, &n);
+      total += n;
+    }
+    return total;
+  };
+  EXPECT_EQ(watch_events(), 0u);
+  zkl_lock *holder = locks[0][0].get();
+  for (int released = 1; released < 100; ++released) {
+    ASSERT_EQ(zkl_lock_release(holder, 1), 0);
+    // Exactly one client gets an ACQUIRED event: find it.
+    holder = nullptr;
+    for (int spin = 0; holder == nullptr; ++spin) {
+      ASSERT_LT(spin, 1000) << "no waiter acquired after release " << released;
+      for (auto &c : clients) {
+        zkl_event *ev = nullptr;
+        if (zkl_client_next_event(c.get(), &ev) == 0) {
+          if (zkl_event_type(ev) == ZKL_EVENT_ACQUIRED) {
+            ASSERT_EQ(holder, nullptr) << "two holders";
+            zkl_event_lock(ev, &holder);
+          }
+          zkl_event_free(ev);
+        }
+      }
+      if (holder == nullptr) zkl_client_wait(clients[0].get(), 10);
+    }
+    EXPECT_EQ(watch_events(), static_cast<uint64_t>(released));
+  }
+  ASSERT_EQ(zkl_lock_release(holder, 1), 0);
+  EXPECT_EQ(watch_events(), 99u);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+TEST(ReentrantLock, SameOwnerReentersWithoutRoundTrip) {
+  auto c = NewClient();
+  std::string path = UniquePath("reentrant");
+  auto l = NewLock(c.get(), path, ZKL_LOCK_REENTRANT);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 42, 5000), 0);
+  uint64_t token = Token(l.get());
+  uint64_t before = 0, after = 0;
+  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &before);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 42, 5000), 0);
+  ASSERT_EQ(zkl_lock_try_acquire(l.get(), 42), 0);
+  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &after);
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(zkl_lock_hold_count(l.get()), 3);
+  EXPECT_EQ(Token(l.get()), token);
+  // Another owner can neither release nor take this handle.
+  EXPECT_EQ(zkl_lock_release(l.get(), 7), ZKL_ENOTOWNER);
+  EXPECT_EQ(zkl_lock_acquire(l.get(), 7, 0), ZKL_EBUSY);
+  ASSERT_EQ(zkl_lock_release(l.get(), 42), 0);
+  ASSERT_EQ(zkl_lock_release(l.get(), 42), 0);
+  EXPECT_EQ(Children(path).size(), 1u);  // still held once
+  ASSERT_EQ(zkl_lock_release(l.get(), 42), 0);
+  EXPECT_TRUE(Children(path).empty());  // the last release deletes the node
+  EXPECT_EQ(zkl_lock_release(l.get(), 42), ZKL_ENOTHELD);
+}
+
+TEST(ReentrantLock, ReleaseFromAnotherThread) {
+  auto c = NewClient();
+  auto l = NewLock(c.get(), UniquePath("crossthread"), ZKL_LOCK_REENTRANT);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 99, 5000), 0);
+  int rc = -1;
+  std::thread([&] { rc = zkl_lock_release(l.get(), 99); }).join();
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 0);
+}
+
+TEST(FairLock, NonReentrantReacquireIsDeadlockError) {
+  auto c = NewClient();
+  auto l = NewLock(c.get(), UniquePath("nonreentrant"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  EXPECT_EQ(zkl_lock_acquire(l.get(), 1, 100), ZKL_EDEADLK);
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
+TEST(FairLock, TimeoutLeavesNoNode) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("timeout");
+  auto holder = NewLock(c1.get(), path), waiter = NewLock(c2.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(zkl_lock_acquire(waiter.get(), 2, 300), ZKL_ETIMEDOUT);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  // The waiter's node is deleted: only the holder's remains.
+  for (int spin = 0; Children(path).size() != 1u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(zkl_lock_is_held(waiter.get()), 0);
+  ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
+  // And the lock is free for the next one.
+  EXPECT_EQ(zkl_lock_acquire(waiter.get(), 2, 5000), 0);
+  ASSERT_EQ(zkl_lock_release(waiter.get(), 2), 0);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+TEST(FairLock, TryAcquireLeavesNoNode) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("try");
+  auto holder = NewLock(c1.get(), path), other = NewLock(c2.get(), path);
+  ASSERT_EQ(zkl_lock_try_acquire(holder.get(), 1), 0);
+  EXPECT_EQ(zkl_lock_try_acquire(other.get(), 2), ZKL_EAGAIN);
+  for (int spin = 0; Children(path).size() != 1u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
+  EXPECT_EQ(zkl_lock_try_acquire(other.get(), 2), 0);
+  ASSERT_EQ(zkl_lock_release(other.get(), 2), 0);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+TEST(FairLock, CancelAsyncAcquireLeavesNoNode) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("cancel");
+  auto holder = NewLock(c1.get(), path), waiter = NewLock(c2.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(waiter.get(), 2, -1), 0);
+  for (int spin = 0; Children(path).size() != 2u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(zkl_lock_cancel(waiter.get()), 0);
+  auto ev = WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRE_FAILED, 5000);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(zkl_event_error(ev.get()), ZKL_ECANCELED);
+  for (int spin = 0; Children(path).size() != 1u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(zkl_lock_cancel(waiter.get()), ZKL_ENOTHELD);
+  ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+TEST(FairLock, CancelWakesBlockingAcquire) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("cancel-blocking");
+  auto holder = NewLock(c1.get(), path), waiter = NewLock(c2.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
+  int rc = 0;
+  std::thread t([&] { rc = zkl_lock_acquire(waiter.get(), 2, 30000); });
+  for (int spin = 0; Children(path).size() != 2u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(zkl_lock_cancel(waiter.get()), 0);
+  t.join();
+  EXPECT_EQ(rc, ZKL_ECANCELED);
+  ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
+  for (int spin = 0; !Children(path).empty(); ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+TEST(FairLock, AsyncAcquireDeliversAcquiredEventWithToken) {
+  auto c = NewClient();
+  auto l = NewLock(c.get(), UniquePath("async"));
+  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 5, 5000), 0);
+  auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
+  ASSERT_TRUE(ev);
+  uint64_t token = 0, owner = 0;
+  zkl_event_fencing_token(ev.get(), &token);
+  zkl_event_owner(ev.get(), &owner);
+  EXPECT_EQ(token, Token(l.get()));
+  EXPECT_EQ(owner, 5u);
+  zkl_lock *which = nullptr;
+  zkl_event_lock(ev.get(), &which);
+  EXPECT_EQ(which, l.get());
+  ASSERT_EQ(zkl_lock_release(l.get(), 5), 0);
+}
+
+TEST(FairLock, AsyncReleaseIsOrderedBeforeNextAcquire) {
+  auto c = NewClient();
+  std::string path = UniquePath("release-async");
+  auto l = NewLock(c.get(), path);
+  uint64_t last = 0;
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+    uint64_t token = Token(l.get());
+    EXPECT_GT(token, last);
+    last = token;
+    ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+  }
+  ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
+  for (int spin = 0; !Children(path).empty(); ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+TEST(FencingToken, IncreasesAcrossParentDeletion) {
+  auto c = NewClient();
+  std::string path = UniquePath("fencing");
+  auto l = NewLock(c.get(), path);
+  std::vector<uint64_t> tokens;
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+    tokens.push_back(Token(l.get()));
+    ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+    DeleteRecursive(path);  // the sequence restarts; czxid does not
+    ASSERT_FALSE(Exists(path));
+  }
+  for (size_t i = 1; i < tokens.size(); ++i) EXPECT_LT(tokens[i - 1], tokens[i]);
+}
+
+TEST(FairLock, ParentsAreCreatedAsContainers) {
+  auto c = NewClient();
+  std::string path = UniquePath("deep") + "/a/b/c";
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  EXPECT_TRUE(Exists(path));
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
+}  // namespace

@@ -1,0 +1,144 @@
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zookeeper/zookeeper.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace zkl_test {
+
+namespace {
+
+std::unique_ptr<ZkServer> g_server;
+std::once_flag g_server_once;
+zhandle_t *g_raw = nullptr;
+std::once_flag g_raw_once;
+
+zhandle_t *Raw() {
+  std::call_once(g_raw_once, [] {
+    QuietZkClientLogs();
+    g_raw = zookeeper_init(Server().connect().c_str(), nullptr, 15000, nullptr, nullptr, 0);
+    if (g_raw == nullptr) throw std::runtime_error("raw zookeeper_init failed");
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (zoo_state(g_raw) != ZOO_CONNECTED_STATE) {
+      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("raw connect");
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  return g_raw;
+}
+
+}  // namespace
+
+ZkServer &Server() {
+  std::call_once(g_server_once, [] {
+    g_server = ZkServer::StartStandalone();
+    // Stop it when the test binary exits.
+    std::atexit([] {
+      if (g_raw) zookeeper_close(g_raw);
+      g_server.reset();
+    });
+  });
+  return *g_server;
+}
+
+std::string UniquePath(const std::string &name) {
+  static std::atomic<int> counter{0};
+  return "/zkl-test/" + std::to_string(getpid()) + "-" + std::to_string(++counter) + "-" + name;
+}
+
+zkl_client *NewClientRaw(int session_timeout_ms, const std::string &servers) {
+  zkl_client_options opts;
+  EXPECT_EQ(zkl_client_options_init(&opts, ZKL_CLIENT_OPTIONS_VERSION), 0);
+  std::string connect = servers.empty() ? Server().connect() : servers;
+  opts.servers = connect.c_str();
+  opts.session_timeout_ms = session_timeout_ms;
+  zkl_client *c = nullptr;
+  EXPECT_EQ(zkl_client_new(&opts, &c), 0);
+  if (c) {
+    EXPECT_EQ(zkl_client_wait_connected(c, 20000), 0);
+  }
+  return c;
+}
+
+ClientPtr NewClient(int session_timeout_ms, const std::string &servers) {
+  return ClientPtr(NewClientRaw(session_timeout_ms, servers));
+}
+
+LockPtr NewLock(zkl_client *c, const std::string &path, int kind, int max_leases, zkl_event_cb cb,
+                void *user_data) {
+  zkl_lock_options opts;
+  EXPECT_EQ(zkl_lock_options_init(&opts, ZKL_LOCK_OPTIONS_VERSION), 0);
+  opts.kind = kind;
+  opts.max_leases = max_leases;
+  opts.cb = cb;
+  opts.user_data = user_data;
+  zkl_lock *l = nullptr;
+  EXPECT_EQ(zkl_lock_new(c, path.c_str(), &opts, &l), 0);
+  return LockPtr(l);
+}
+
+EventPtr NextEvent(zkl_client *c, int64_t timeout_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    zkl_event *ev = nullptr;
+    if (zkl_client_next_event(c, &ev) == 0) return EventPtr(ev);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return nullptr;
+    zkl_client_wait(c, left);
+  }
+}
+
+EventPtr WaitForEvent(zkl_client *c, int type, int64_t timeout_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return nullptr;
+    EventPtr ev = NextEvent(c, left);
+    if (!ev) return nullptr;
+    if (zkl_event_type(ev.get()) == type) return ev;
+  }
+}
+
+std::vector<std::string> Children(const std::string &path) {
+  struct String_vector sv {};
+  std::vector<std::string> out;
+  if (zoo_get_children(Raw(), path.c_str(), 0, &sv) != ZOK) return out;
+  for (int i = 0; i < sv.count; ++i) out.emplace_back(sv.data[i]);
+  deallocate_String_vector(&sv);
+  return out;
+}
+
+bool Exists(const std::string &path) {
+  struct Stat st {};
+  return zoo_exists(Raw(), path.c_str(), 0, &st) == ZOK;
+}
+
+int64_t EphemeralOwner(const std::string &path) {
+  struct Stat st {};
+  if (zoo_exists(Raw(), path.c_str(), 0, &st) != ZOK) return 0;
+  return st.ephemeralOwner;
+}
+
+void DeleteRecursive(const std::string &path) {
+  for (const std::string &child : Children(path)) DeleteRecursive(path + "/" + child);
+  zoo_delete(Raw(), path.c_str(), -1);
+}
+
+void ExpireClientSession(zkl_client *c) {
+  uint64_t id = 0;
+  ASSERT_EQ(zkl_client_session_id(c, &id), 0);
+  char passwd[16];
+  ASSERT_EQ(zkl_client_session_password(c, passwd, sizeof passwd), 16);
+  ASSERT_TRUE(ExpireSession(Server().connect(), static_cast<int64_t>(id),
+                            std::string(passwd, sizeof passwd)));
+}
+
+}  // namespace zkl_test

@@ -1,0 +1,56 @@
+// Test support: one real ZooKeeper server per test binary, RAII wrappers for
+// zkl handles, bounded event waits, and a raw ZooKeeper view for asserting
+// what is (or is not) on the server.
+#pragma once
+
+#include <zkl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "zk_harness.h"
+
+namespace zkl_test {
+
+// The standalone server shared by the tests of this binary (started once).
+ZkServer &Server();
+
+// A fresh path under /zkl-test, unique in this run.
+std::string UniquePath(const std::string &name);
+
+struct ClientDeleter {
+  void operator()(zkl_client *c) const { zkl_client_destroy(c); }
+};
+struct LockDeleter {
+  void operator()(zkl_lock *l) const { zkl_lock_destroy(l); }
+};
+struct EventDeleter {
+  void operator()(zkl_event *e) const { zkl_event_free(e); }
+};
+using ClientPtr = std::unique_ptr<zkl_client, ClientDeleter>;
+using LockPtr = std::unique_ptr<zkl_lock, LockDeleter>;
+using EventPtr = std::unique_ptr<zkl_event, EventDeleter>;
+
+// A connected client (fails the test if it does not connect in 20 s).
+ClientPtr NewClient(int session_timeout_ms = 6000, const std::string &servers = "");
+zkl_client *NewClientRaw(int session_timeout_ms = 6000, const std::string &servers = "");
+LockPtr NewLock(zkl_client *c, const std::string &path, int kind = ZKL_LOCK_FAIR,
+                int max_leases = 1, zkl_event_cb cb = nullptr, void *user_data = nullptr);
+
+// The next event (pull form) within the timeout, or null.
+EventPtr NextEvent(zkl_client *c, int64_t timeout_ms);
+// The next event of `type`, discarding others, within the timeout, or null.
+EventPtr WaitForEvent(zkl_client *c, int type, int64_t timeout_ms);
+
+// Raw view through a separate ZooKeeper handle.
+std::vector<std::string> Children(const std::string &path);
+bool Exists(const std::string &path);
+void DeleteRecursive(const std::string &path);
+int64_t EphemeralOwner(const std::string &path);  // 0 when absent
+
+// Expires the client's current session on the server.
+void ExpireClientSession(zkl_client *c);
+
+}  // namespace zkl_test
