@@ -1,12 +1,14 @@
 /*
  * zkl-hold: a minimal C contender used by the bindings' cross-language tests.
  *
- *   zkl-hold [--kind fair|reentrant|nonfair|read|write|semaphore:N]
+ *   zkl-hold [--kind fair|reentrant|nonfair|read|write|semaphore:N|
+ *                   election-fair|election-unfair] [--id ID]
  *            [--timeout MS] [--hold MS] SERVERS PATH
  *
  * Acquires the lock (blocking, up to --timeout, default 30000), prints
  * "acquired <fencing token>", holds it for --hold ms (default 1000) or until
  * stdin reaches EOF when --hold is -1, releases, prints "released".
+ * Elections print "elected <token>" instead and resign at the end.
  * Exit status: 0 done, 2 timed out, 1 any other error (message on stderr).
  */
 #include <poll.h>
@@ -16,8 +18,12 @@
 #include <unistd.h>
 #include <zkl.h>
 
+#define ELECTION_KIND(k) (100 + (k))
+
 static int parse_kind(const char *s, int *kind, int *leases) {
   if (strcmp(s, "fair") == 0) *kind = ZKL_LOCK_FAIR;
+  else if (strcmp(s, "election-fair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_FAIR);
+  else if (strcmp(s, "election-unfair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_UNFAIR);
   else if (strcmp(s, "reentrant") == 0) *kind = ZKL_LOCK_REENTRANT;
   else if (strcmp(s, "nonfair") == 0) *kind = ZKL_LOCK_NONFAIR;
   else if (strcmp(s, "read") == 0) *kind = ZKL_LOCK_READ;
@@ -32,6 +38,7 @@ static int parse_kind(const char *s, int *kind, int *leases) {
 int main(int argc, char **argv) {
   int kind = ZKL_LOCK_FAIR, leases = 1;
   long timeout_ms = 30000, hold_ms = 1000;
+  const char *id = "zkl-hold";
   int i = 1;
   for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
     if (i + 1 >= argc) break;
@@ -40,6 +47,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "zkl-hold: bad kind %s\n", argv[i + 1]);
         return 1;
       }
+    } else if (strcmp(argv[i], "--id") == 0) {
+      id = argv[i + 1];
     } else if (strcmp(argv[i], "--timeout") == 0) {
       timeout_ms = atol(argv[i + 1]);
     } else if (strcmp(argv[i], "--hold") == 0) {
@@ -62,6 +71,36 @@ int main(int argc, char **argv) {
   if (rc != 0) {
     fprintf(stderr, "zkl-hold: connect: %s\n", zkl_strerror(rc));
     return 1;
+  }
+  if (kind > 100) {
+    zkl_election_options eo;
+    zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
+    eo.kind = kind - 100;
+    eo.id = id;
+    zkl_election *e = NULL;
+    rc = zkl_election_new(c, argv[i + 1], &eo, &e);
+    if (rc == 0) rc = zkl_election_campaign(e, timeout_ms);
+    if (rc != 0) {
+      fprintf(stderr, "zkl-hold: campaign: %s\n", zkl_strerror(rc));
+      zkl_client_destroy(c);
+      return rc == ZKL_ETIMEDOUT ? 2 : 1;
+    }
+    uint64_t term = 0;
+    zkl_election_fencing_token(e, &term);
+    printf("elected %llu\n", (unsigned long long)term);
+    fflush(stdout);
+    if (hold_ms < 0) {
+      char buf[256];
+      while (read(0, buf, sizeof buf) > 0) {}
+    } else {
+      poll(NULL, 0, (int)hold_ms);
+    }
+    rc = zkl_election_resign(e);
+    printf("resigned\n");
+    fflush(stdout);
+    zkl_election_destroy(e);
+    zkl_client_destroy(c);
+    return rc == 0 ? 0 : 1;
   }
   zkl_lock_options lo;
   zkl_lock_options_init(&lo, ZKL_LOCK_OPTIONS_VERSION);
