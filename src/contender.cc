@@ -18,7 +18,7 @@ std::string_view Basename(const char *path) {
   return slash == std::string_view::npos ? p : p.substr(slash + 1);
 }
 
-constexpr int kMaxCreateAttempts = 20;  // parent re-creation races
+constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
 
 }  // namespace
 
@@ -175,10 +175,6 @@ void Contender::Begin() {
 }
 
 void Contender::SendCreate() {
-  if (++create_attempts_ > kMaxCreateAttempts) {
-    Fail(ZKL_EZOOKEEPER);
-    return;
-  }
   if (uuid_.empty()) uuid_ = NewUuid();
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.
@@ -249,7 +245,9 @@ void Contender::OnReply(const Reply &r) {
         }
         // Sequential: the pipelined children reply follows and decides.
       } else if (r.rc == ZNONODE) {
-        if (want_hold_) {
+        if (want_hold_ && ++create_attempts_ > kMaxCreateAttempts) {
+          Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
+        } else if (want_hold_) {
           std::string leaf;
           if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
           client_->EnsurePath(path_, leaf);
