@@ -1,0 +1,167 @@
+"""Exceptions mapped from the ZKL_E* codes of zkl.h."""
+from __future__ import annotations
+
+import builtins
+from typing import Dict, Type
+
+from . import capi as _c
+
+__all__ = [
+    "ZklError", "InvalidArgument", "BadPath", "BadHandle", "TimedOut", "WouldBlock",
+    "Cancelled", "NotHeld", "NotOwner", "Busy", "Deadlock", "Closed", "ConnectionLost",
+    "SessionLost", "LockLost", "Mismatch", "AuthFailed", "TooBig", "OutOfMemory",
+    "ZooKeeperError", "VersionMismatch", "NotFound", "InternalError", "OutOfRange",
+    "error_for", "check",
+]
+
+
+class ZklError(Exception):
+    """Base of every zkl error. `code` is the negative ZKL_E* value."""
+
+    code: int = 0
+
+    def __init__(self, message: str | None = None, code: int | None = None):
+        if code is not None:
+            self.code = code
+        if message is None:
+            message = strerror(self.code)
+        super().__init__(message)
+
+    @property
+    def name(self) -> str:
+        return _NAMES.get(self.code, "ZKL_E?")
+
+
+class InvalidArgument(ZklError, ValueError):
+    code = _c.ZKL_EINVAL
+
+
+class BadPath(ZklError, ValueError):
+    code = _c.ZKL_EBADPATH
+
+
+class BadHandle(ZklError):
+    """The handle was destroyed (closed) or never valid."""
+    code = _c.ZKL_EBADHANDLE
+
+
+class TimedOut(ZklError, builtins.TimeoutError):
+    code = _c.ZKL_ETIMEDOUT
+
+
+class WouldBlock(ZklError):
+    """Not now: lock taken (try), nothing pending."""
+    code = _c.ZKL_EAGAIN
+
+
+class Cancelled(ZklError):
+    """The acquire was cancelled (Lock.cancel from another thread)."""
+    code = _c.ZKL_ECANCELED
+
+
+class NotHeld(ZklError):
+    code = _c.ZKL_ENOTHELD
+
+
+class NotOwner(ZklError):
+    code = _c.ZKL_ENOTOWNER
+
+
+class Busy(ZklError):
+    """The handle is held or being acquired by another owner."""
+    code = _c.ZKL_EBUSY
+
+
+class Deadlock(ZklError):
+    """Re-acquire of a non-reentrant lock by its holder."""
+    code = _c.ZKL_EDEADLK
+
+
+class Closed(ZklError):
+    code = _c.ZKL_ECLOSED
+
+
+class ConnectionLost(ZklError, builtins.ConnectionError):
+    """No connection to ZooKeeper right now."""
+    code = _c.ZKL_ECONNECTION
+
+
+class SessionLost(ZklError):
+    code = _c.ZKL_ESESSION
+
+
+class LockLost(ZklError):
+    """The lock was lost while held: the protected work may have overlapped."""
+    code = _c.ZKL_ELOST
+
+
+class Mismatch(ZklError):
+    """Participants disagree (e.g. a semaphore's lease count)."""
+    code = _c.ZKL_EMISMATCH
+
+
+class AuthFailed(ZklError, builtins.PermissionError):
+    code = _c.ZKL_EAUTH
+
+
+class TooBig(ZklError, ValueError):
+    code = _c.ZKL_ETOOBIG
+
+
+class OutOfMemory(ZklError, MemoryError):
+    code = _c.ZKL_ENOMEM
+
+
+class ZooKeeperError(ZklError):
+    code = _c.ZKL_EZOOKEEPER
+
+
+class VersionMismatch(ZklError):
+    code = _c.ZKL_EVERSION
+
+
+class NotFound(ZklError):
+    code = _c.ZKL_ENOTFOUND
+
+
+class InternalError(ZklError):
+    code = _c.ZKL_EINTERNAL
+
+
+class OutOfRange(ZklError):
+    code = _c.ZKL_ERANGE
+
+
+_BY_CODE: Dict[int, Type[ZklError]] = {
+    cls.code: cls
+    for cls in (InvalidArgument, BadPath, BadHandle, TimedOut, WouldBlock, Cancelled, NotHeld,
+                NotOwner, Busy, Deadlock, Closed, ConnectionLost, SessionLost, LockLost,
+                Mismatch, AuthFailed, TooBig, OutOfMemory, ZooKeeperError, VersionMismatch,
+                NotFound, InternalError, OutOfRange)
+}
+
+_NAMES: Dict[int, str] = {
+    getattr(_c, n): n for n in dir(_c) if n.startswith("ZKL_E") and isinstance(getattr(_c, n), int)
+}
+
+
+def strerror(code: int) -> str:
+    return _c.zkl_strerror(code)
+
+
+def error_for(code: int, context: str | None = None) -> ZklError:
+    """The exception for a negative ZKL_E* code."""
+    cls = _BY_CODE.get(code, ZklError)
+    msg = strerror(code)
+    if context:
+        msg = f"{context}: {msg}"
+    err = cls(msg)  # one argument: some bases are OSError, whose __new__ parses args
+    err.code = code
+    return err
+
+
+def check(rc: int, context: str | None = None) -> int:
+    """Returns rc if >= 0, else raises the mapped exception."""
+    if rc < 0:
+        raise error_for(rc, context)
+    return rc

@@ -1,0 +1,125 @@
+"""Constants of zkl.h as enums, and the Event record."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from . import capi as _c
+from ._errors import ZklError, error_for
+
+__all__ = ["EventType", "SessionState", "LockKind", "ElectionKind", "Acl", "Counter", "Event"]
+
+
+class EventType(enum.IntEnum):
+    SESSION = _c.ZKL_EVENT_SESSION
+    ACQUIRED = _c.ZKL_EVENT_ACQUIRED
+    ACQUIRE_FAILED = _c.ZKL_EVENT_ACQUIRE_FAILED
+    SUSPENDED = _c.ZKL_EVENT_SUSPENDED
+    RESTORED = _c.ZKL_EVENT_RESTORED
+    LOST = _c.ZKL_EVENT_LOST
+    RELEASED = _c.ZKL_EVENT_RELEASED
+    ELECTED = _c.ZKL_EVENT_ELECTED
+    NOT_ELECTED = _c.ZKL_EVENT_NOT_ELECTED
+    LEADER_CHANGED = _c.ZKL_EVENT_LEADER_CHANGED
+
+
+class SessionState(enum.IntEnum):
+    CONNECTING = _c.ZKL_SESSION_CONNECTING
+    CONNECTED = _c.ZKL_SESSION_CONNECTED
+    SUSPENDED = _c.ZKL_SESSION_SUSPENDED
+    RECONNECTED = _c.ZKL_SESSION_RECONNECTED
+    LOST = _c.ZKL_SESSION_LOST
+    CLOSED = _c.ZKL_SESSION_CLOSED
+    AUTH_FAILED = _c.ZKL_SESSION_AUTH_FAILED
+
+
+class LockKind(enum.IntEnum):
+    FAIR = _c.ZKL_LOCK_FAIR
+    REENTRANT = _c.ZKL_LOCK_REENTRANT
+    NONFAIR = _c.ZKL_LOCK_NONFAIR
+    READ = _c.ZKL_LOCK_READ
+    WRITE = _c.ZKL_LOCK_WRITE
+    SEMAPHORE = _c.ZKL_LOCK_SEMAPHORE
+
+
+class ElectionKind(enum.IntEnum):
+    FAIR = _c.ZKL_ELECTION_FAIR
+    UNFAIR = _c.ZKL_ELECTION_UNFAIR
+
+
+class Acl(enum.IntEnum):
+    OPEN = _c.ZKL_ACL_OPEN
+    CREATOR = _c.ZKL_ACL_CREATOR
+
+
+class Counter(enum.IntEnum):
+    REQUESTS = _c.ZKL_COUNTER_REQUESTS
+    WATCH_EVENTS = _c.ZKL_COUNTER_WATCH_EVENTS
+    EVENTS = _c.ZKL_COUNTER_EVENTS
+    SESSIONS = _c.ZKL_COUNTER_SESSIONS
+
+
+def _enum_or_int(cls, value):
+    try:
+        return cls(value)
+    except ValueError:
+        return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the client's queue, copied out of the C event.
+
+    `source` is the Lock, Election or Observer it is about (None for
+    session events, or when that object is gone)."""
+
+    type: EventType
+    error: int = 0
+    session_state: Any = 0
+    owner: int = 0
+    fencing_token: int = 0
+    data: bytes = b""
+    source: Optional[Any] = field(default=None, compare=False)
+
+    @property
+    def exception(self) -> Optional[ZklError]:
+        """The error carried by ACQUIRE_FAILED, LOST, RELEASED, as an exception."""
+        return error_for(self.error) if self.error < 0 else None
+
+    @property
+    def leader(self) -> Optional[str]:
+        """LEADER_CHANGED: the new leader's id (None when there is none)."""
+        if self.type != EventType.LEADER_CHANGED or not self.data:
+            return None
+        return self.data.decode("utf-8", "surrogateescape")
+
+    @staticmethod
+    def _from_c(ev, source=None) -> "Event":
+        t = _c.zkl_event_type(ev)
+        _, owner = _c.zkl_event_owner(ev)
+        _, token = _c.zkl_event_fencing_token(ev)
+        _, data = _c.zkl_event_data(ev)
+        return Event(
+            type=_enum_or_int(EventType, t),
+            error=_c.zkl_event_error(ev),
+            session_state=_enum_or_int(SessionState, _c.zkl_event_session_state(ev)),
+            owner=owner,
+            fencing_token=token,
+            data=data,
+            source=source,
+        )
+
+    def __repr__(self) -> str:
+        parts = [f"type={getattr(self.type, 'name', self.type)}"]
+        if self.error:
+            parts.append(f"error={error_for(self.error).name}")
+        if self.type == EventType.SESSION:
+            parts.append(f"session_state={getattr(self.session_state, 'name', self.session_state)}")
+        if self.fencing_token:
+            parts.append(f"fencing_token={self.fencing_token}")
+        if self.data:
+            parts.append(f"data={self.data!r}")
+        if self.source is not None:
+            parts.append(f"source={self.source!r}")
+        return f"Event({', '.join(parts)})"

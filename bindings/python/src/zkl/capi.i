@@ -1,0 +1,221 @@
+/*
+ * capi.i: SWIG interface for zkl.h, the low-level module zkl.capi.
+ *
+ * A direct wrapping of the C API. Only the conversions Python needs are
+ * added here (typemaps); the idiomatic layer is pure Python (zkl/*.py).
+ *
+ *  - Every call returns its int result code; out-parameters are appended,
+ *    so `rc, lock = zkl_lock_new(client, path, opts)`.
+ *  - Handles are SWIG pointer objects; int(handle) is the handle's number.
+ *  - Strings with an embedded NUL byte are rejected (ValueError) before C
+ *    sees a truncated string.
+ *  - The GIL is released around every C call (swig -threads), so blocking
+ *    calls (zkl_lock_acquire, zkl_client_wait, ...) do not stall other
+ *    Python threads.
+ *  - C callbacks are not wrapped: the Python layer uses the pull form
+ *    (zkl_client_next_event) and runs Python callbacks on the thread that
+ *    pulls. The callback fields of the options structs are left NULL and
+ *    zkl_client_dispatch (which would discard events without callbacks) is
+ *    not exposed.
+ */
+%module(package="zkl") capi
+
+%{
+#include <stdlib.h>
+#include <string.h>
+#include <zkl.h>
+%}
+
+%include <stdint.i>
+
+/* ---- strings in: reject embedded NUL ---------------------------------- */
+
+%typemap(in) const char * (char *buf = 0, size_t size = 0, int alloc = 0) {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    int res = SWIG_AsCharPtrAndSize($input, &buf, &size, &alloc);
+    if (!SWIG_IsOK(res)) {
+      SWIG_exception_fail(SWIG_ArgError(res), "in method '$symname', argument $argnum must be str");
+    }
+    if (buf && size > 0 && strlen(buf) + 1 != size) {
+      if (alloc == SWIG_NEWOBJ) { free(buf); buf = 0; }
+      PyErr_SetString(PyExc_ValueError, "in method '$symname': string argument $argnum contains a NUL byte");
+      SWIG_fail;
+    }
+    $1 = buf;
+  }
+}
+%typemap(freearg) const char * {
+  if (alloc$argnum == SWIG_NEWOBJ) free(buf$argnum);
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_STRING) const char * {
+  $1 = ($input == Py_None || PyUnicode_Check($input)) ? 1 : 0;
+}
+
+/* Struct members of type const char * own a malloc'ed copy, freed when it
+ * is replaced and when the options struct is deleted. (This runs with the
+ * GIL released: no Python API here; out of memory leaves NULL, which the
+ * C API then rejects with ZKL_EINVAL.) */
+%typemap(memberin) const char * {
+  free((char *)$1);
+  $1 = NULL;
+  if ($input) {
+    size_t n = strlen($input) + 1;
+    char *copy = (char *)malloc(n);
+    if (copy) {
+      memcpy(copy, $input, n);
+      $1 = copy;
+    }
+  }
+}
+
+/* ---- handle out-parameters -------------------------------------------- */
+
+%define ZKL_HANDLE_OUT(TYPE)
+%typemap(in, numinputs=0) TYPE **out (TYPE *handle_out = NULL) { $1 = &handle_out; }
+%typemap(argout) TYPE **out {
+  PyObject *o;
+  if (handle_out$argnum) {
+    o = SWIG_NewPointerObj(SWIG_as_voidptr(handle_out$argnum), $descriptor(TYPE *), 0);
+  } else {
+    o = Py_None;
+    Py_INCREF(o);
+  }
+  $result = SWIG_Python_AppendOutput($result, o);
+}
+%enddef
+ZKL_HANDLE_OUT(zkl_client)
+ZKL_HANDLE_OUT(zkl_lock)
+ZKL_HANDLE_OUT(zkl_election)
+ZKL_HANDLE_OUT(zkl_observer)
+ZKL_HANDLE_OUT(zkl_event)
+ZKL_HANDLE_OUT(zkl_participants)
+
+/* ---- scalar out-parameters -------------------------------------------- */
+
+%typemap(in, numinputs=0) uint64_t *out (uint64_t u64_out = 0) { $1 = &u64_out; }
+%typemap(argout) uint64_t *out {
+  $result = SWIG_Python_AppendOutput($result, PyLong_FromUnsignedLongLong(u64_out$argnum));
+}
+%typemap(in, numinputs=0) int64_t *out (int64_t i64_out = 0) { $1 = &i64_out; }
+%typemap(argout) int64_t *out {
+  $result = SWIG_Python_AppendOutput($result, PyLong_FromLongLong(i64_out$argnum));
+}
+/* zkl_event_user_data: the pointer as an int. */
+%typemap(in, numinputs=0) void **out (void *ptr_out = NULL) { $1 = &ptr_out; }
+%typemap(argout) void **out {
+  $result = SWIG_Python_AppendOutput($result, PyLong_FromVoidPtr(ptr_out$argnum));
+}
+
+/* Byte strings owned by the event / participants: copied into bytes. */
+%typemap(in, numinputs=0) (const char **data, size_t *len) (const char *bytes_out = NULL, size_t bytes_len = 0) {
+  $1 = &bytes_out;
+  $2 = &bytes_len;
+}
+%typemap(argout) (const char **data, size_t *len) {
+  $result = SWIG_Python_AppendOutput(
+      $result, PyBytes_FromStringAndSize(bytes_out$argnum ? bytes_out$argnum : "",
+                                         bytes_out$argnum ? (Py_ssize_t)bytes_len$argnum : 0));
+}
+%typemap(in, numinputs=0) const char **out (const char *str_out = NULL) { $1 = &str_out; }
+%typemap(argout) const char **out {
+  $result = SWIG_Python_AppendOutput(
+      $result, PyBytes_FromString(str_out$argnum ? str_out$argnum : ""));
+}
+
+/* zkl_client_session_password(c, buf, len): returns (rc, bytes). */
+%typemap(in, numinputs=0) (void *buf, size_t len) (unsigned char pw_buf[64]) {
+  $1 = pw_buf;
+  $2 = sizeof pw_buf;
+}
+%typemap(argout) (void *buf, size_t len) {
+  int n = result > 0 ? (result <= (int)sizeof pw_buf$argnum ? result : (int)sizeof pw_buf$argnum) : 0;
+  $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize((const char *)pw_buf$argnum, n));
+}
+
+/* zkl_observer_leader(o, buf, len): takes the buffer size, returns
+ * (full length or error, bytes truncated to size - 1). */
+%typemap(in) (char *buf, size_t len) {
+  unsigned long long n;
+  if (!PyLong_Check($input)) SWIG_exception_fail(SWIG_TypeError, "buffer size must be an int");
+  n = PyLong_AsUnsignedLongLong($input);
+  if (PyErr_Occurred() || n > (1u << 24)) SWIG_exception_fail(SWIG_ValueError, "bad buffer size");
+  $2 = (size_t)n;
+  $1 = (char *)calloc(1, $2 ? $2 : 1);
+  if (!$1) { PyErr_NoMemory(); SWIG_fail; }
+}
+%typemap(argout) (char *buf, size_t len) {
+  size_t n = 0;
+  if (result >= 0 && $2 > 0) n = strnlen($1, $2 - 1);
+  $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize($1, (Py_ssize_t)n));
+}
+%typemap(freearg) (char *buf, size_t len) { free($1); }
+
+/* zkl_observer_new(c, path, kind, cb, user_data, out): no C callback. */
+%typemap(in, numinputs=0) zkl_event_cb cb { $1 = NULL; }
+%typemap(in, numinputs=0) void *user_data { $1 = NULL; }
+
+/* ---- options structs ---------------------------------------------------- */
+
+/* Callbacks cannot be set from Python (see above). */
+%ignore zkl_client_options::session_cb;
+%ignore zkl_client_options::session_user_data;
+%ignore zkl_lock_options::cb;
+%ignore zkl_lock_options::user_data;
+%ignore zkl_lock_options::data;
+%ignore zkl_lock_options::data_len;
+%ignore zkl_election_options::cb;
+%ignore zkl_election_options::user_data;
+%ignore zkl_client_dispatch;
+
+%extend zkl_client_options {
+  ~zkl_client_options() {
+    free((char *)$self->servers);
+    free((char *)$self->chroot);
+    if ($self->digest_auth) {
+      memset((char *)$self->digest_auth, 0, strlen($self->digest_auth));
+      free((char *)$self->digest_auth);
+    }
+    free($self);
+  }
+}
+
+/* set_data uses the Python API: it keeps the GIL. */
+%nothread zkl_lock_options::set_data;
+%exception zkl_lock_options::set_data {
+  $action
+  if (PyErr_Occurred()) SWIG_fail;
+}
+%extend zkl_lock_options {
+  /* Node data: a private copy of `bytes`, freed with the struct. */
+  void set_data(PyObject *bytes) {
+    char *buf;
+    Py_ssize_t n;
+    void *copy = NULL;
+    if (bytes != Py_None) {
+      if (PyBytes_AsStringAndSize(bytes, &buf, &n) < 0) return;
+      copy = malloc(n > 0 ? (size_t)n : 1);
+      if (!copy) { PyErr_NoMemory(); return; }
+      memcpy(copy, buf, (size_t)n);
+    } else {
+      n = 0;
+    }
+    free((void *)$self->data);
+    $self->data = copy;
+    $self->data_len = (size_t)n;
+  }
+  ~zkl_lock_options() {
+    free((void *)$self->data);
+    free($self);
+  }
+}
+
+%extend zkl_election_options {
+  ~zkl_election_options() {
+    free((char *)$self->id);
+    free($self);
+  }
+}
+
+%include <zkl.h>
