@@ -1,0 +1,807 @@
+// zkl Node-API addon: a thin layer over the C ABI (zkl.h).
+//
+// - zkl handles cross into JavaScript as BigInt values. They are checked by
+//   the library on every call, so a stale value gives ZKL_EBADHANDLE, never
+//   a crash.
+// - Each client's event fd is watched by a uv_poll_t on Node's own loop; its
+//   callback pulls every pending event (zkl_client_next_event) and hands the
+//   batch to one JavaScript function, on the JavaScript thread. The poll
+//   handle is unref'd unless JavaScript says that something is pending
+//   (clientRef), so an idle client does not keep the process alive.
+// - Calls that block for a round trip (close, try-acquire, resign, inspect)
+//   run as napi_async_work on libuv's thread pool and return a Promise;
+//   every other call is non-blocking and synchronous.
+// - Functions return negative ZKL_E* codes as numbers; lib/index.js turns
+//   them into ZklError exceptions. Wrong JavaScript types throw TypeError.
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <uv.h>
+#include <zkl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+#define CHECK_NAPI(env, call)                                   \
+  do {                                                          \
+    if ((call) != napi_ok) {                                    \
+      ThrowLastError(env);                                      \
+      return nullptr;                                           \
+    }                                                           \
+  } while (0)
+
+void ThrowLastError(napi_env env) {
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (pending) return;
+  const napi_extended_error_info *info = nullptr;
+  napi_get_last_error_info(env, &info);
+  napi_throw_error(env, "ZKL_ENAPI",
+                   info && info->error_message ? info->error_message : "Node-API call failed");
+}
+
+napi_value Int(napi_env env, int64_t v) {
+  napi_value out;
+  napi_create_int64(env, v, &out);
+  return out;
+}
+
+napi_value Big(napi_env env, uint64_t v) {
+  napi_value out;
+  napi_create_bigint_uint64(env, v, &out);
+  return out;
+}
+
+napi_value Str(napi_env env, const char *s, size_t len) {
+  napi_value out;
+  napi_create_string_utf8(env, s, len, &out);
+  return out;
+}
+
+napi_value Undefined(napi_env env) {
+  napi_value out;
+  napi_get_undefined(env, &out);
+  return out;
+}
+
+napi_value Null(napi_env env) {
+  napi_value out;
+  napi_get_null(env, &out);
+  return out;
+}
+
+// Reads the call's arguments; missing ones are undefined.
+template <size_t N>
+bool Args(napi_env env, napi_callback_info info, napi_value (&argv)[N]) {
+  size_t argc = N;
+  return napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) == napi_ok;
+}
+
+bool IsType(napi_env env, napi_value v, napi_valuetype t) {
+  napi_valuetype got;
+  return napi_typeof(env, v, &got) == napi_ok && got == t;
+}
+
+// A JavaScript string as UTF-8. `has_nul` tells whether it contains U+0000,
+// which a C string cannot carry (the caller rejects it).
+bool GetString(napi_env env, napi_value v, std::string *out, bool *has_nul = nullptr) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, v, nullptr, 0, &len) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "expected a string");
+    return false;
+  }
+  out->assign(len, '\0');
+  size_t copied = 0;
+  napi_get_value_string_utf8(env, v, &(*out)[0], len + 1, &copied);
+  out->resize(copied);
+  if (has_nul) *has_nul = std::memchr(out->data(), '\0', out->size()) != nullptr;
+  return true;
+}
+
+// An optional string: undefined/null leave `present` false.
+bool GetOptString(napi_env env, napi_value obj, const char *key, std::string *out, bool *present) {
+  *present = false;
+  napi_value v;
+  if (napi_get_named_property(env, obj, key, &v) != napi_ok) return false;
+  if (IsType(env, v, napi_undefined) || IsType(env, v, napi_null)) return true;
+  bool nul = false;
+  if (!GetString(env, v, out, &nul)) return false;
+  if (nul) {
+    std::string msg = std::string(key) + " must not contain NUL";
+    napi_throw_type_error(env, nullptr, msg.c_str());
+    return false;
+  }
+  *present = true;
+  return true;
+}
+
+bool GetOptInt(napi_env env, napi_value obj, const char *key, int32_t *out) {
+  napi_value v;
+  if (napi_get_named_property(env, obj, key, &v) != napi_ok) return false;
+  if (IsType(env, v, napi_undefined) || IsType(env, v, napi_null)) return true;
+  if (napi_get_value_int32(env, v, out) != napi_ok) {
+    std::string msg = std::string(key) + " must be a number";
+    napi_throw_type_error(env, nullptr, msg.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool GetU64(napi_env env, napi_value v, uint64_t *out) {
+  bool lossless = false;
+  if (napi_get_value_bigint_uint64(env, v, out, &lossless) != napi_ok || !lossless) {
+    napi_throw_type_error(env, nullptr, "expected a BigInt in [0, 2^64)");
+    return false;
+  }
+  return true;
+}
+
+bool GetI64(napi_env env, napi_value v, int64_t *out) {
+  if (napi_get_value_int64(env, v, out) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "expected a number");
+    return false;
+  }
+  return true;
+}
+
+bool GetI32(napi_env env, napi_value v, int32_t *out) {
+  if (napi_get_value_int32(env, v, out) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "expected a number");
+    return false;
+  }
+  return true;
+}
+
+template <typename T>
+bool GetHandle(napi_env env, napi_value v, T **out) {
+  uint64_t id = 0;
+  if (!GetU64(env, v, &id)) return false;
+  *out = reinterpret_cast<T *>(static_cast<uintptr_t>(id));
+  return true;
+}
+
+template <typename T>
+napi_value HandleValue(napi_env env, T *h) {
+  return Big(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h)));
+}
+
+// ---------------------------------------------------------------------------
+// Client context: the zkl client, its uv_poll_t and the JavaScript callback.
+// ---------------------------------------------------------------------------
+
+struct ClientCtx;
+
+// What the JavaScript external points to. The context may go first (client
+// destroyed); the box then holds null. The box is freed by the external's
+// finalizer, the context by its poll handle's close callback.
+struct ClientBox {
+  ClientCtx *ctx = nullptr;
+};
+
+struct ClientCtx {
+  napi_env env = nullptr;
+  zkl_client *client = nullptr;
+  uv_poll_t poll;
+  bool polling = false;
+  bool destroyed = false;
+  napi_ref on_events = nullptr;
+  napi_async_context async_ctx = nullptr;
+  napi_async_cleanup_hook_handle cleanup = nullptr;
+  ClientBox *box = nullptr;
+};
+
+// Builds a JavaScript object from one event.
+napi_value EventObject(napi_env env, const zkl_event *ev) {
+  napi_value o;
+  napi_create_object(env, &o);
+  void *ud = nullptr;
+  zkl_event_user_data(ev, &ud);
+  uint64_t owner = 0, token = 0;
+  zkl_event_owner(ev, &owner);
+  zkl_event_fencing_token(ev, &token);
+  const char *data = nullptr;
+  size_t len = 0;
+  zkl_event_data(ev, &data, &len);
+  napi_set_named_property(env, o, "type", Int(env, zkl_event_type(ev)));
+  napi_set_named_property(env, o, "uid",
+                          Int(env, static_cast<int64_t>(reinterpret_cast<uintptr_t>(ud))));
+  napi_set_named_property(env, o, "error", Int(env, zkl_event_error(ev)));
+  napi_set_named_property(env, o, "state", Int(env, zkl_event_session_state(ev)));
+  napi_set_named_property(env, o, "owner", Big(env, owner));
+  napi_set_named_property(env, o, "token", Big(env, token));
+  napi_set_named_property(env, o, "data", data ? Str(env, data, len) : Null(env));
+  return o;
+}
+
+// Pulls up to `budget` pending events into a JavaScript array.
+napi_value CollectEvents(napi_env env, ClientCtx *ctx, int budget, uint32_t *count) {
+  napi_value arr;
+  napi_create_array(env, &arr);
+  *count = 0;
+  while (budget-- > 0 && !ctx->destroyed) {
+    zkl_event *ev = nullptr;
+    if (zkl_client_next_event(ctx->client, &ev) != ZKL_OK) break;
+    napi_set_element(env, arr, (*count)++, EventObject(env, ev));
+    zkl_event_free(ev);
+  }
+  return arr;
+}
+
+void OnPoll(uv_poll_t *handle, int status, int /*events*/) {
+  auto *ctx = static_cast<ClientCtx *>(handle->data);
+  if (ctx->destroyed) return;
+  if (status < 0) {
+    // The eventfd is stable for the client's life; an error here means it
+    // is unusable. Stop rather than spin; events can still be drained.
+    uv_poll_stop(&ctx->poll);
+    return;
+  }
+  napi_env env = ctx->env;
+  napi_handle_scope scope;
+  if (napi_open_handle_scope(env, &scope) != napi_ok) return;
+  uint32_t count = 0;
+  // A bounded batch: the fd stays readable (level-triggered) if more remain.
+  napi_value batch = CollectEvents(env, ctx, 1024, &count);
+  napi_value fn = nullptr;
+  if (count > 0 && napi_get_reference_value(env, ctx->on_events, &fn) == napi_ok && fn) {
+    napi_value recv, result;
+    napi_get_global(env, &recv);
+    // make_callback: runs the microtask queue afterwards, so promises
+    // settled by these events resolve now (as with any libuv callback).
+    napi_make_callback(env, ctx->async_ctx, recv, fn, 1, &batch, &result);
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+      napi_value exc;
+      napi_get_and_clear_last_exception(env, &exc);
+      napi_fatal_exception(env, exc);
+    }
+  }
+  napi_close_handle_scope(env, scope);
+}
+
+void OnPollClosed(uv_handle_t *handle) {
+  auto *ctx = static_cast<ClientCtx *>(handle->data);
+  if (ctx->cleanup) napi_remove_async_cleanup_hook(ctx->cleanup);
+  delete ctx;
+}
+
+// Destroys the zkl client and closes the poll handle; `ctx` is freed once
+// libuv has closed the handle. `from_hook`: called by the environment's
+// teardown (then the cleanup hook is removed by the close callback).
+void DestroyCtx(ClientCtx *ctx, bool from_hook) {
+  if (ctx->destroyed) return;
+  ctx->destroyed = true;
+  if (ctx->box) ctx->box->ctx = nullptr;
+  ctx->box = nullptr;
+  zkl_client_destroy(ctx->client);
+  ctx->client = nullptr;
+  if (!from_hook) {
+    if (ctx->on_events) napi_delete_reference(ctx->env, ctx->on_events);
+    if (ctx->async_ctx) napi_async_destroy(ctx->env, ctx->async_ctx);
+    if (ctx->cleanup) napi_remove_async_cleanup_hook(ctx->cleanup);
+    ctx->cleanup = nullptr;
+  }
+  ctx->on_events = nullptr;
+  ctx->async_ctx = nullptr;
+  if (ctx->polling) uv_poll_stop(&ctx->poll);
+  uv_close(reinterpret_cast<uv_handle_t *>(&ctx->poll), OnPollClosed);
+}
+
+// Environment teardown (process exit, worker exit): close what is left, so
+// that the session ends (and its ephemeral nodes go) before the process.
+void OnEnvCleanup(napi_async_cleanup_hook_handle handle, void *arg) {
+  auto *ctx = static_cast<ClientCtx *>(arg);
+  ctx->cleanup = handle;
+  DestroyCtx(ctx, true);
+}
+
+void FinalizeBox(napi_env /*env*/, void *data, void * /*hint*/) {
+  auto *box = static_cast<ClientBox *>(data);
+  if (box->ctx) box->ctx->box = nullptr;
+  delete box;
+}
+
+ClientCtx *GetCtx(napi_env env, napi_value v) {
+  void *data = nullptr;
+  if (napi_get_value_external(env, v, &data) != napi_ok || !data) {
+    napi_throw_type_error(env, nullptr, "expected a client context");
+    return nullptr;
+  }
+  return static_cast<ClientBox *>(data)->ctx;  // null once destroyed
+}
+
+// clientNew({servers, chroot, sessionTimeout, lostAfter, digestAuth, acl},
+//           onEvents) -> [context, handle] | error code
+napi_value ClientNew(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!Args(env, info, argv)) return nullptr;
+  if (!IsType(env, argv[0], napi_object) || !IsType(env, argv[1], napi_function)) {
+    napi_throw_type_error(env, nullptr, "clientNew(options, onEvents)");
+    return nullptr;
+  }
+  std::string servers, chroot, digest;
+  bool has_servers, has_chroot, has_digest;
+  zkl_client_options o;
+  zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
+  if (!GetOptString(env, argv[0], "servers", &servers, &has_servers) ||
+      !GetOptString(env, argv[0], "chroot", &chroot, &has_chroot) ||
+      !GetOptString(env, argv[0], "digestAuth", &digest, &has_digest) ||
+      !GetOptInt(env, argv[0], "sessionTimeout", &o.session_timeout_ms) ||
+      !GetOptInt(env, argv[0], "lostAfter", &o.lost_after_ms) ||
+      !GetOptInt(env, argv[0], "acl", &o.acl)) {
+    return nullptr;
+  }
+  o.servers = has_servers ? servers.c_str() : nullptr;
+  o.chroot = has_chroot ? chroot.c_str() : nullptr;
+  o.digest_auth = has_digest ? digest.c_str() : nullptr;
+
+  zkl_client *client = nullptr;
+  int rc = zkl_client_new(&o, &client);
+  if (rc < 0) return Int(env, rc);
+
+  auto *ctx = new ClientCtx;
+  ctx->env = env;
+  ctx->client = client;
+  ctx->poll.data = ctx;
+  uv_loop_t *loop = nullptr;
+  if (napi_get_uv_event_loop(env, &loop) != napi_ok ||
+      uv_poll_init(loop, &ctx->poll, zkl_client_fd(client)) != 0) {
+    zkl_client_destroy(client);
+    delete ctx;
+    napi_throw_error(env, "ZKL_ENAPI", "cannot watch the client's event fd");
+    return nullptr;
+  }
+  uv_unref(reinterpret_cast<uv_handle_t *>(&ctx->poll));
+  uv_poll_start(&ctx->poll, UV_READABLE, OnPoll);
+  ctx->polling = true;
+  napi_create_reference(env, argv[1], 1, &ctx->on_events);
+  napi_value name = Str(env, "zkl", 3);
+  napi_async_init(env, nullptr, name, &ctx->async_ctx);
+  napi_add_async_cleanup_hook(env, OnEnvCleanup, ctx, &ctx->cleanup);
+
+  auto *box = new ClientBox{ctx};
+  ctx->box = box;
+  napi_value ext, out;
+  if (napi_create_external(env, box, FinalizeBox, nullptr, &ext) != napi_ok) {
+    delete box;
+    DestroyCtx(ctx, false);
+    ThrowLastError(env);
+    return nullptr;
+  }
+  napi_create_array_with_length(env, 2, &out);
+  napi_set_element(env, out, 0, ext);
+  napi_set_element(env, out, 1, HandleValue(env, client));
+  return out;
+}
+
+// clientRef(ctx, bool): keep the process alive while something is pending.
+napi_value ClientRef(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!Args(env, info, argv)) return nullptr;
+  ClientCtx *ctx = GetCtx(env, argv[0]);
+  bool on = false;
+  napi_get_value_bool(env, argv[1], &on);
+  if (ctx && !ctx->destroyed) {
+    auto *h = reinterpret_cast<uv_handle_t *>(&ctx->poll);
+    if (on) uv_ref(h); else uv_unref(h);
+  }
+  return Undefined(env);
+}
+
+// clientDrain(ctx) -> array of every pending event (for close).
+napi_value ClientDrain(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!Args(env, info, argv)) return nullptr;
+  ClientCtx *ctx = GetCtx(env, argv[0]);
+  if (!ctx) {
+    napi_value arr;
+    napi_create_array(env, &arr);
+    return arr;
+  }
+  uint32_t count = 0;
+  return CollectEvents(env, ctx, 1 << 30, &count);
+}
+
+napi_value ClientDestroy(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!Args(env, info, argv)) return nullptr;
+  ClientCtx *ctx = GetCtx(env, argv[0]);
+  if (!ctx) return Int(env, ZKL_EBADHANDLE);
+  DestroyCtx(ctx, false);
+  return Int(env, ZKL_OK);
+}
+
+napi_value ClientState(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  return Int(env, zkl_client_state(c));
+}
+
+napi_value ClientSessionId(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  uint64_t id = 0;
+  int rc = zkl_client_session_id(c, &id);
+  return rc < 0 ? Int(env, rc) : Big(env, id);
+}
+
+napi_value ClientSessionTimeout(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  return Int(env, zkl_client_session_timeout(c));
+}
+
+napi_value ClientCounter(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_client *c;
+  int32_t which;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetI32(env, argv[1], &which)) {
+    return nullptr;
+  }
+  uint64_t n = 0;
+  int rc = zkl_client_counter(c, which, &n);
+  return rc < 0 ? Int(env, rc) : Big(env, n);
+}
+
+// ---------------------------------------------------------------------------
+// Blocking calls on the thread pool, answered by a Promise.
+// ---------------------------------------------------------------------------
+
+struct Work {
+  napi_async_work work = nullptr;
+  napi_deferred deferred = nullptr;
+  std::function<int()> run;                         // on a pool thread
+  std::function<napi_value(napi_env, int)> result;  // on the JS thread
+  int rc = 0;
+};
+
+napi_value Queue(napi_env env, std::function<int()> run,
+                 std::function<napi_value(napi_env, int)> result = nullptr) {
+  auto *w = new Work;
+  w->run = std::move(run);
+  w->result = std::move(result);
+  napi_value promise;
+  napi_create_promise(env, &w->deferred, &promise);
+  napi_value name = Str(env, "zkl", 3);
+  napi_create_async_work(
+      env, nullptr, name,
+      [](napi_env, void *data) {
+        auto *w = static_cast<Work *>(data);
+        w->rc = w->run();
+      },
+      [](napi_env env, napi_status status, void *data) {
+        auto *w = static_cast<Work *>(data);
+        napi_value v = status == napi_ok ? (w->result ? w->result(env, w->rc) : Int(env, w->rc))
+                                         : Int(env, ZKL_ECANCELED);
+        if (!v) v = Int(env, ZKL_ENOMEM);
+        napi_resolve_deferred(env, w->deferred, v);
+        napi_delete_async_work(env, w->work);
+        delete w;
+      },
+      w, &w->work);
+  napi_queue_async_work(env, w->work);
+  return promise;
+}
+
+napi_value ClientClose(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  return Queue(env, [c] { return zkl_client_close(c); });
+}
+
+// ---------------------------------------------------------------------------
+// Locks
+// ---------------------------------------------------------------------------
+
+// Reads a path argument; a NUL inside gives ZKL_EBADPATH (as any other
+// malformed path does in the library).
+bool GetPath(napi_env env, napi_value v, std::string *path, int *rc) {
+  bool nul = false;
+  if (!GetString(env, v, path, &nul)) return false;
+  *rc = nul ? ZKL_EBADPATH : ZKL_OK;
+  return true;
+}
+
+void *Uid(napi_env env, napi_value v) {
+  int64_t uid = 0;
+  napi_get_value_int64(env, v, &uid);
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(uid));
+}
+
+// lockNew(client, path, kind, maxLeases, data: Buffer|undefined, uid)
+napi_value LockNew(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  zkl_client *c;
+  std::string path;
+  int rc;
+  zkl_lock_options o;
+  zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetI32(env, argv[2], &o.kind) || !GetI32(env, argv[3], &o.max_leases)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, rc);
+  bool is_buffer = false;
+  napi_is_buffer(env, argv[4], &is_buffer);
+  if (is_buffer) {
+    void *data = nullptr;
+    size_t len = 0;
+    napi_get_buffer_info(env, argv[4], &data, &len);
+    o.data = len ? data : nullptr;
+    o.data_len = len;
+  } else if (!IsType(env, argv[4], napi_undefined)) {
+    napi_throw_type_error(env, nullptr, "lock data must be a Buffer");
+    return nullptr;
+  }
+  o.user_data = Uid(env, argv[5]);
+  zkl_lock *l = nullptr;
+  rc = zkl_lock_new(c, path.c_str(), &o, &l);
+  return rc < 0 ? Int(env, rc) : HandleValue(env, l);
+}
+
+// lockAcquireAsync(lock, owner, timeoutMs)
+napi_value LockAcquireAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  zkl_lock *l;
+  uint64_t owner;
+  int64_t timeout;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner) ||
+      !GetI64(env, argv[2], &timeout)) {
+    return nullptr;
+  }
+  return Int(env, zkl_lock_acquire_async(l, owner, timeout));
+}
+
+napi_value LockTryAcquire(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_lock *l;
+  uint64_t owner;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner)) {
+    return nullptr;
+  }
+  return Queue(env, [l, owner] { return zkl_lock_try_acquire(l, owner); });
+}
+
+napi_value LockReleaseAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_lock *l;
+  uint64_t owner;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner)) {
+    return nullptr;
+  }
+  return Int(env, zkl_lock_release_async(l, owner));
+}
+
+template <int (*Fn)(zkl_lock *)>
+napi_value LockCall(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_lock *l;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l)) return nullptr;
+  return Int(env, Fn(l));
+}
+
+napi_value LockFencingToken(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_lock *l;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l)) return nullptr;
+  uint64_t token = 0;
+  int rc = zkl_lock_fencing_token(l, &token);
+  return rc < 0 ? Int(env, rc) : Big(env, token);
+}
+
+// ---------------------------------------------------------------------------
+// Elections and observers
+// ---------------------------------------------------------------------------
+
+// electionNew(client, path, kind, id, uid)
+napi_value ElectionNew(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  zkl_client *c;
+  std::string path, id;
+  int rc;
+  bool id_nul = false;
+  zkl_election_options o;
+  zkl_election_options_init(&o, ZKL_ELECTION_OPTIONS_VERSION);
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetI32(env, argv[2], &o.kind) || !GetString(env, argv[3], &id, &id_nul)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, rc);
+  if (id_nul) return Int(env, ZKL_EINVAL);
+  o.id = id.c_str();
+  o.user_data = Uid(env, argv[4]);
+  zkl_election *e = nullptr;
+  rc = zkl_election_new(c, path.c_str(), &o, &e);
+  return rc < 0 ? Int(env, rc) : HandleValue(env, e);
+}
+
+template <int (*Fn)(zkl_election *)>
+napi_value ElectionCall(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_election *e;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e)) return nullptr;
+  return Int(env, Fn(e));
+}
+
+napi_value ElectionResign(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_election *e;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e)) return nullptr;
+  return Queue(env, [e] { return zkl_election_resign(e); });
+}
+
+napi_value ElectionFencingToken(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_election *e;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e)) return nullptr;
+  uint64_t token = 0;
+  int rc = zkl_election_fencing_token(e, &token);
+  return rc < 0 ? Int(env, rc) : Big(env, token);
+}
+
+// observerNew(client, path, kind, uid)
+napi_value ObserverNew(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  zkl_client *c;
+  std::string path;
+  int rc;
+  int32_t kind;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetI32(env, argv[2], &kind)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, rc);
+  zkl_observer *o = nullptr;
+  rc = zkl_observer_new(c, path.c_str(), kind, nullptr, Uid(env, argv[3]), &o);
+  return rc < 0 ? Int(env, rc) : HandleValue(env, o);
+}
+
+// observerLeader(o) -> string | null (no leader) | error code
+napi_value ObserverLeader(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_observer *o;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &o)) return nullptr;
+  std::vector<char> buf(256);
+  for (;;) {
+    int n = zkl_observer_leader(o, buf.data(), buf.size());
+    if (n == ZKL_ENOTFOUND) return Null(env);
+    if (n < 0) return Int(env, n);
+    if (static_cast<size_t>(n) < buf.size()) return Str(env, buf.data(), static_cast<size_t>(n));
+    buf.resize(static_cast<size_t>(n) + 1);  // the leader changed size: read again
+  }
+}
+
+napi_value ObserverDestroy(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_observer *o;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &o)) return nullptr;
+  return Int(env, zkl_observer_destroy(o));
+}
+
+// ---------------------------------------------------------------------------
+// Inspection
+// ---------------------------------------------------------------------------
+
+// inspect(client, path, kind, timeoutMs) -> Promise<array | error code>
+napi_value Inspect(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  zkl_client *c;
+  std::string path;
+  int rc;
+  int32_t kind;
+  int64_t timeout;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetI32(env, argv[2], &kind) || !GetI64(env, argv[3], &timeout)) {
+    return nullptr;
+  }
+  if (rc < 0) {
+    return Queue(env, [rc] { return rc; });
+  }
+  auto holder = std::make_shared<zkl_participants *>(nullptr);
+  return Queue(
+      env, [c, path, kind, timeout, holder] { return zkl_inspect(c, path.c_str(), kind, timeout, holder.get()); },
+      [holder](napi_env env, int rc) -> napi_value {
+        zkl_participants *p = *holder;
+        if (rc < 0 || !p) return Int(env, rc < 0 ? rc : ZKL_EINTERNAL);
+        napi_value arr;
+        napi_create_array(env, &arr);
+        int n = zkl_participants_count(p);
+        for (int i = 0; i < n; ++i) {
+          napi_value o;
+          napi_create_object(env, &o);
+          const char *name = nullptr, *data = nullptr;
+          size_t len = 0;
+          uint64_t token = 0, session = 0;
+          int64_t ctime = 0;
+          zkl_participants_name(p, i, &name);
+          zkl_participants_data(p, i, &data, &len);
+          zkl_participants_fencing_token(p, i, &token);
+          zkl_participants_session_id(p, i, &session);
+          zkl_participants_ctime_ms(p, i, &ctime);
+          napi_value holder_v;
+          napi_get_boolean(env, zkl_participants_is_holder(p, i) == 1, &holder_v);
+          napi_set_named_property(env, o, "name", Str(env, name ? name : "", NAPI_AUTO_LENGTH));
+          napi_set_named_property(env, o, "isHolder", holder_v);
+          napi_set_named_property(env, o, "fencingToken", Big(env, token));
+          napi_set_named_property(env, o, "sessionId", Big(env, session));
+          napi_set_named_property(env, o, "ctime", Int(env, ctime));
+          napi_set_named_property(env, o, "data", Str(env, data ? data : "", data ? len : 0));
+          napi_set_element(env, arr, static_cast<uint32_t>(i), o);
+        }
+        zkl_participants_free(p);
+        return arr;
+      });
+}
+
+// ---------------------------------------------------------------------------
+// Misc
+// ---------------------------------------------------------------------------
+
+napi_value Strerror(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t code;
+  if (!Args(env, info, argv) || !GetI32(env, argv[0], &code)) return nullptr;
+  return Str(env, zkl_strerror(code), NAPI_AUTO_LENGTH);
+}
+
+napi_value Version(napi_env env, napi_callback_info) {
+  return Str(env, zkl_version_string(), NAPI_AUTO_LENGTH);
+}
+
+napi_value Init(napi_env env, napi_value exports) {
+  struct Fn {
+    const char *name;
+    napi_callback cb;
+  };
+  const Fn fns[] = {
+      {"version", Version},
+      {"strerror", Strerror},
+      {"clientNew", ClientNew},
+      {"clientRef", ClientRef},
+      {"clientDrain", ClientDrain},
+      {"clientDestroy", ClientDestroy},
+      {"clientClose", ClientClose},
+      {"clientState", ClientState},
+      {"clientSessionId", ClientSessionId},
+      {"clientSessionTimeout", ClientSessionTimeout},
+      {"clientCounter", ClientCounter},
+      {"lockNew", LockNew},
+      {"lockAcquireAsync", LockAcquireAsync},
+      {"lockTryAcquire", LockTryAcquire},
+      {"lockReleaseAsync", LockReleaseAsync},
+      {"lockCancel", LockCall<zkl_lock_cancel>},
+      {"lockIsHeld", LockCall<zkl_lock_is_held>},
+      {"lockHoldCount", LockCall<zkl_lock_hold_count>},
+      {"lockDestroy", LockCall<zkl_lock_destroy>},
+      {"lockFencingToken", LockFencingToken},
+      {"electionNew", ElectionNew},
+      {"electionStart", ElectionCall<zkl_election_start>},
+      {"electionIsLeader", ElectionCall<zkl_election_is_leader>},
+      {"electionDestroy", ElectionCall<zkl_election_destroy>},
+      {"electionResign", ElectionResign},
+      {"electionFencingToken", ElectionFencingToken},
+      {"observerNew", ObserverNew},
+      {"observerLeader", ObserverLeader},
+      {"observerDestroy", ObserverDestroy},
+      {"inspect", Inspect},
+  };
+  for (const Fn &f : fns) {
+    napi_value fn;
+    CHECK_NAPI(env, napi_create_function(env, f.name, NAPI_AUTO_LENGTH, f.cb, nullptr, &fn));
+    CHECK_NAPI(env, napi_set_named_property(env, exports, f.name, fn));
+  }
+  return exports;
+}
+
+}  // namespace
+
+NAPI_MODULE(zkl, Init)
