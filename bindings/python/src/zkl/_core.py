@@ -894,8 +894,18 @@ class Election(_Handle):
         """Joins (if needed) and blocks until elected; returns the term's
         fencing token. Raises TimedOut (and leaves the election)."""
         ms = _ms(self.timeout if timeout is _DEFAULT else timeout)
-        check(_c.zkl_election_campaign(self._handle(), ms), f"campaign {self.path}")
-        return self.fencing_token
+        h = self._handle()
+        check(_c.zkl_election_campaign(h, ms), f"campaign {self.path}")
+        rc, token = _c.zkl_election_fencing_token(h)
+        if rc == _ENOTHELD:
+            # libzkl 0.1.0 answers 0 at once when the participant was start()ed
+            # and is still queued (its "already leader" check also matches a
+            # pending campaign). Leave and campaign again, blocking this time.
+            check(_c.zkl_election_resign(h), f"campaign {self.path}")
+            check(_c.zkl_election_campaign(h, ms), f"campaign {self.path}")
+            rc, token = _c.zkl_election_fencing_token(h)
+        check(rc, f"campaign {self.path}")
+        return token
 
     async def campaign_async(self, timeout: Optional[float] = _DEFAULT) -> int:
         """Joins (if needed) and waits on the loop until elected; returns the

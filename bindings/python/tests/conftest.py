@@ -1,0 +1,173 @@
+"""Fixtures: real ZooKeeper servers (scripts/zk-server, loopback only), clients,
+unique paths, the zkl-hold C contender, and bounded waiting helpers."""
+import itertools
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import zkl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("ZKL_SOURCE_DIR") or os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+ZK_SERVER = os.path.join(ROOT, "scripts", "zk-server")
+
+
+class ZkServer:
+    """A standalone server in its own directory, controlled by zk-server."""
+
+    def __init__(self, directory):
+        self.dir = str(directory)
+        self.connect = None
+
+    def _run(self, *args, timeout=90):
+        env = dict(os.environ, ZK_OWNER_PID=str(os.getpid()))
+        out = subprocess.run([ZK_SERVER, *args, self.dir], check=True, capture_output=True,
+                             text=True, timeout=timeout, env=env)
+        return out.stdout.strip()
+
+    def start(self):
+        self.connect = self._run("start").splitlines()[-1]
+        return self
+
+    def stop(self):
+        self._run("stop")
+
+    def pause(self):
+        self._run("pause")
+
+    def resume(self):
+        self._run("resume")
+
+
+@pytest.fixture(scope="session")
+def zk(tmp_path_factory):
+    """The shared server of the test session."""
+    server = ZkServer(tmp_path_factory.mktemp("zk")).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def zk_private(tmp_path_factory):
+    """A server of the module's own, for tests that pause or stop it."""
+    server = ZkServer(tmp_path_factory.mktemp("zk-private")).start()
+    try:
+        yield server
+    finally:
+        server.stop()  # also resumes a paused server first
+
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def path(request):
+    """A fresh lock path per test."""
+    name = request.node.name.replace("[", "-").replace("]", "").replace("/", "_")
+    return f"/zkl-py/{os.getpid()}-{next(_counter)}-{name}"
+
+
+def connect(servers, **kw):
+    return zkl.Client.connect(servers, timeout=20, **kw)
+
+
+@pytest.fixture
+def new_client(zk):
+    """Factory: new_client() -> a connected client (closed at teardown)."""
+    made = []
+
+    def make(servers=None, **kw):
+        c = connect(servers or zk.connect, **kw)
+        made.append(c)
+        return c
+
+    yield make
+    for c in reversed(made):
+        c.close()
+
+
+@pytest.fixture
+def client(new_client):
+    return new_client()
+
+
+@pytest.fixture
+def client2(new_client):
+    return new_client()
+
+
+def wait_until(pred, timeout=15.0, client=None, interval=0.01, what="condition"):
+    """Waits (bounded) until pred() is true. With a client, waits on its
+    event fd and dispatches events meanwhile; otherwise re-checks every
+    `interval` seconds (for state that no event announces, e.g. another
+    client's node appearing)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if client is not None:
+            client.dispatch()
+        if pred():
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        if client is not None:
+            client.wait(min(left, interval if interval > 0.05 else 0.05))
+        else:
+            time.sleep(min(left, interval))
+
+
+def node_names(client, path, kind=zkl.LockKind.FAIR):
+    try:
+        return [p.name for p in client.inspect(path, kind)]
+    except zkl.NotFound:
+        return []
+
+
+def expire_session(servers, client):
+    """Expires `client`'s session for real: a second session with the same id
+    and password (kazoo), closed, makes the server end it."""
+    from kazoo.client import KazooClient
+
+    kz = KazooClient(hosts=servers, client_id=(client.session_id, client.session_password),
+                     timeout=10)
+    kz.start(timeout=20)
+    try:
+        kz.stop()
+    finally:
+        kz.close()
+
+
+def _zkl_flags():
+    prefix = os.environ.get("ZKL_PREFIX")
+    if prefix:
+        lib = os.path.join(prefix, "lib")
+        return [f"-I{prefix}/include", f"-L{lib}", f"-Wl,-rpath,{lib}", "-lzkl"]
+    out = subprocess.run(["pkg-config", "--cflags", "--libs", "zkl"], check=True,
+                         capture_output=True, text=True).stdout
+    flags = shlex.split(out)
+    libdirs = [f[2:] for f in flags if f.startswith("-L")]
+    return flags + [f"-Wl,-rpath,{d}" for d in libdirs]
+
+
+@pytest.fixture(scope="session")
+def zkl_hold(tmp_path_factory):
+    """Path of the zkl-hold C contender, built from tests/tools/zkl_hold.c."""
+    src = os.path.join(ROOT, "tests", "tools", "zkl_hold.c")
+    if not os.path.exists(src):
+        pytest.fail(f"{src} not found (set ZKL_SOURCE_DIR)")
+    out = str(tmp_path_factory.mktemp("bin") / "zkl-hold")
+    cc = os.environ.get("CC") or shutil.which("cc") or "gcc"
+    subprocess.run([cc, "-O1", "-o", out, src, *_zkl_flags()], check=True, timeout=120)
+    return out
+
+
+@pytest.fixture
+def python_exe():
+    return sys.executable
