@@ -82,11 +82,21 @@ function kindOf(table, kind, what) {
 
 let nextUid = 1;
 
+// Clients not closed yet. On process exit (natural or process.exit()) their
+// sessions are closed synchronously, so that their ephemeral nodes (held
+// locks, queue places) go at once instead of at session expiry.
+const liveClients = new Set();
+process.on('exit', () => {
+  for (const client of liveClients) native.clientDestroy(client._ctx);
+  liveClients.clear();
+});
+
 // Something that keeps the process alive while it is "active" (an acquire
 // pending, a lock held, an election running...). Subclasses define _busy().
 class Handle extends EventEmitter {
   constructor(client, p) {
     super();
+    if (client._closing) throw new ZklError(codes.ECLOSED, 'client closed');
     this._client = client;
     this._uid = nextUid++;
     this._active = false;
@@ -582,6 +592,7 @@ class Client extends EventEmitter {
     this._refs = 0;
     this._waiters = new Set();
     this._closing = null;
+    liveClients.add(this);
   }
 
   /** 'connecting' | 'connected' | 'suspended' | 'reconnected' | 'lost' | 'closed' | 'authFailed' */
@@ -751,6 +762,7 @@ class Client extends EventEmitter {
     for (const h of [...this._handles.values()]) h._onClientClosed();
     this._settleWaiters(codes.ECLOSED);
     this._unretain();
+    liveClients.delete(this);
     native.clientDestroy(this._ctx);
     if (rc < 0 && rc !== codes.EBADHANDLE) throw new ZklError(rc, 'close');
   }

@@ -1,0 +1,148 @@
+'use strict';
+// Test support: real ZooKeeper servers (scripts/zk-server), unique paths,
+// bounded waits, child processes read line by line, and the zkl-hold tool.
+const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const { once } = require('node:events');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const sourceDir = process.env.ZKL_SOURCE_DIR || path.resolve(__dirname, '..', '..', '..');
+const zkServer = path.join(sourceDir, 'scripts', 'zk-server');
+
+function zk(...args) {
+  return execFileSync(zkServer, args, {
+    encoding: 'utf8',
+    env: { ...process.env, ZK_OWNER_PID: String(process.pid) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+}
+
+const started = new Set();
+process.on('exit', () => {
+  for (const dir of started) spawnSync(zkServer, ['stop', dir], { stdio: 'ignore' });
+});
+
+/** Starts a standalone server of our own (stopped at exit or by stop()). */
+function startServer() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zkl-node-zk-'));
+  const connect = zk('start', dir);
+  started.add(dir);
+  return {
+    connect,
+    dir,
+    pause: () => zk('pause', dir),
+    resume: () => zk('resume', dir),
+    stop() {
+      zk('stop', dir);
+      started.delete(dir);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let shared = null;
+/** The connect string of the shared server: ZKL_TEST_SERVERS (test.sh), or one of our own. */
+function servers() {
+  if (process.env.ZKL_TEST_SERVERS) return process.env.ZKL_TEST_SERVERS;
+  if (!shared) shared = startServer();
+  return shared.connect;
+}
+
+let counter = 0;
+/** A fresh lock path, unique across processes and runs. */
+function uniquePath(name) {
+  counter += 1;
+  return `/zkl-node-test/${process.pid}-${Date.now().toString(36)}-${counter}-${name}`;
+}
+
+/** `promise`, or a rejection after `ms` (every wait in the tests is bounded). */
+function within(promise, ms, what = 'operation') {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The next `event` of `emitter` (its arguments), within `ms`. */
+function nextEvent(emitter, event, ms = 10000) {
+  return within(once(emitter, event), ms, `event '${event}'`);
+}
+
+/** Waits (polling `probe` on ZooKeeper round trips, bounded) until it returns true. */
+async function until(probe, ms = 10000, what = 'condition') {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not true within ${ms} ms`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** A child process whose stdout is read line by line. */
+class Child {
+  constructor(cmd, args, options = {}) {
+    this.proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], ...options });
+    this.lines = [];
+    this.waiters = [];
+    this.exited = new Promise((resolve) => {
+      this.proc.on('exit', (code, signal) => resolve({ code, signal }));
+    });
+    this.exitCode = null;
+    this.exited.then(({ code }) => { this.exitCode = code; });
+    if (this.proc.stdout) {
+      readline.createInterface({ input: this.proc.stdout }).on('line', (line) => {
+        this.lines.push(line);
+        for (const w of [...this.waiters]) w();
+      });
+    }
+  }
+
+  /** The first line (from index `from`) matching `re`, within `ms`. */
+  line(re, ms = 20000, from = 0) {
+    return within(new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.lines.slice(from).find((l) => re.test(l));
+        if (found !== undefined) {
+          this.waiters = this.waiters.filter((w) => w !== check);
+          resolve(found);
+        }
+      };
+      this.waiters.push(check);
+      this.exited.then(({ code }) => {
+        check();
+        reject(new Error(`child exited (${code}) without a line matching ${re}; output: ${this.lines.join(' | ')}`));
+      });
+      check();
+    }), ms, `line ${re}`);
+  }
+
+  /** Closes stdin (a holder with --hold -1 then releases). */
+  endInput() { this.proc.stdin.end(); }
+
+  wait(ms = 30000) { return within(this.exited, ms, 'child exit'); }
+
+  kill() { if (this.exitCode === null) this.proc.kill('SIGKILL'); }
+}
+
+let holdBinary = null;
+/** The zkl-hold C contender: ZKL_HOLD, or built from the source tree once. */
+function zklHold() {
+  if (process.env.ZKL_HOLD) return process.env.ZKL_HOLD;
+  if (holdBinary) return holdBinary;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zkl-hold-'));
+  const out = path.join(dir, 'zkl-hold');
+  const flags = execFileSync('pkg-config', ['--cflags', '--libs', 'zkl'], { encoding: 'utf8' })
+    .trim().split(/\s+/).filter(Boolean);
+  const libdir = execFileSync('pkg-config', ['--variable=libdir', 'zkl'], { encoding: 'utf8' }).trim();
+  execFileSync('cc', [path.join(sourceDir, 'tests', 'tools', 'zkl_hold.c'), ...flags,
+                      `-Wl,-rpath,${libdir}`, '-o', out], { stdio: 'inherit' });
+  holdBinary = out;
+  return out;
+}
+
+const fixture = (name) => path.join(__dirname, 'fixtures', name);
+
+module.exports = { servers, startServer, uniquePath, within, nextEvent, until, Child, zklHold, fixture };
