@@ -1,0 +1,21 @@
+package io.zkl;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One participant of a lock or election, as read by {@link ZklClient#inspect}.
+ *
+ * @param name node name
+ * @param holder whether it holds (or leads)
+ * @param fencingToken its fencing token (the node's czxid)
+ * @param sessionId the session that owns the node
+ * @param ctimeMillis node creation time (Unix ms)
+ * @param data node data (e.g. holder or participant id)
+ */
+public record Participant(String name, boolean holder, long fencingToken, long sessionId,
+                          long ctimeMillis, byte[] data) {
+  /** The node data as UTF-8 text. */
+  public String dataAsString() {
+    return new String(data, StandardCharsets.UTF_8);
+  }
+}
