@@ -23,8 +23,10 @@ fn main() {
     // The header the declarations are checked against (tests/header_drift.rs).
     println!("cargo:rustc-env=ZKL_SYS_HEADER={}", header.display());
     println!("cargo:rerun-if-changed={}", header.display());
-    // Let test binaries find a non-system libzkl without LD_LIBRARY_PATH.
-    for dir in &lib.link_paths {
-        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
+    // Let this package's tests find a non-system libzkl without
+    // LD_LIBRARY_PATH, and tell dependents where it is (DEP_ZKL_LIBDIR).
+    if let Some(dir) = lib.link_paths.first() {
+        println!("cargo:libdir={}", dir.display());
+        println!("cargo:rustc-link-arg-tests=-Wl,-rpath,{}", dir.display());
     }
 }

@@ -1,1 +1,129 @@
+//! Distributed locks, semaphores and leader election on ZooKeeper: safe Rust
+//! bindings to libzkl.
+//!
+//! * [`Client`]: a ZooKeeper session, the factory of everything else.
+//! * [`Lock`]: fair, reentrant, non-fair, read/write and semaphore recipes
+//!   ([`LockKind`]); acquiring gives a [`LockGuard`] that releases on drop
+//!   and carries a **fencing token** that strictly increases across holders.
+//! * [`Election`] (fair or unfair) and [`Observer`] (watch the leader).
+//! * Lost-lock notification: [`LockGuard::wait_lost`], [`LockGuard::is_held`],
+//!   events ([`Client::wait_event`]), and with the `tokio` feature
+//!   `guard.lost().await`.
+//!
+//! Blocking methods end in `_blocking` (or are named `wait_*`); with the
+//! `tokio` feature the same operations exist as futures
+//! (`lock.acquire().await`, `election.campaign().await`, ...) driven by
+//! tokio's `AsyncFd` on the client's event fd — no threads of their own.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use zkl::{Client, LockKind};
+//!
+//! let client = Client::connect("127.0.0.1:2181", Duration::from_secs(10))?;
+//!
+//! // A fair mutex.
+//! let lock = client.lock("/app/locks/db")?;
+//! let guard = lock.acquire_blocking(Duration::from_secs(5))?;
+//! println!("holding with fencing token {}", guard.fencing_token());
+//! drop(guard);
+//!
+//! // A reentrant lock counts holds per owner token.
+//! let re = client.reentrant_lock("/app/locks/re")?;
+//! let a = re.acquire_blocking_as(7, Duration::from_secs(5))?;
+//! let b = re.acquire_blocking_as(7, Duration::ZERO)?; // no round trip
+//! assert_eq!(re.hold_count(), 2);
+//! drop((a, b));
+//!
+//! // A semaphore with 3 leases, and a read/write lock.
+//! let lease = client.semaphore("/app/pool", 3)?.acquire_blocking(Duration::from_secs(5))?;
+//! let read = client.lock_of("/app/rw", LockKind::Read)?;
+//! let r = read.try_acquire()?; // None if a writer holds it
+//! # drop((lease, r));
+//! # Ok::<(), zkl::Error>(())
+//! ```
+//!
+//! # Threads
+//!
+//! libzkl is thread-safe throughout, so [`Client`], [`Lock`], [`LockGuard`],
+//! [`Election`] and [`Observer`] are `Send + Sync`; a guard may be released
+//! on another thread or task than the one that acquired it (holds belong to
+//! owner tokens, not threads). Several threads may wait on one client at
+//! once; each event is delivered to whoever it concerns.
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
+use std::ffi::CString;
+use std::time::Duration;
+
+#[cfg(feature = "tokio")]
+mod asyncio;
+mod client;
+mod election;
+mod error;
+mod event;
+mod lock;
+
+#[cfg(feature = "tokio")]
+pub use asyncio::{Acquire, Campaign};
+pub use client::{Acl, Client, ClientBuilder, Counter, InspectKind, Participant};
+pub use election::{Election, ElectionKind, ElectionStatus, Observer};
+pub use error::{strerror, Error, Result};
+pub use event::{Event, EventKind, HandleId, SessionState, Source};
+pub use lock::{Lock, LockBuilder, LockGuard, LockKind, DEFAULT_OWNER};
+pub use zkl_sys as sys;
+
+/// The linked libzkl's version string, e.g. `"0.1.0"`.
+pub fn version() -> String {
+    // SAFETY: a static NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(sys::zkl_version_string()) }.to_string_lossy().into_owned()
+}
+
+/// Milliseconds for libzkl, rounded up (a nonzero wait never becomes "do
+/// not wait"); beyond i64 milliseconds (e.g. `Duration::MAX`): forever.
+pub(crate) fn timeout_ms(d: Duration) -> i64 {
+    let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
+    i64::try_from(ms).unwrap_or(-1)
+}
+
+/// A path for libzkl; an interior NUL byte is a bad path (libzkl checks the
+/// rest: absolute, no empty, "." or ".." segments, no trailing slash).
+pub(crate) fn c_path(path: &str) -> Result<CString> {
+    CString::new(path).map_err(|_| Error::BadPath)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_round_up_and_saturate() {
+        assert_eq!(timeout_ms(Duration::ZERO), 0);
+        assert_eq!(timeout_ms(Duration::from_micros(1)), 1);
+        assert_eq!(timeout_ms(Duration::from_millis(1500)), 1500);
+        assert_eq!(timeout_ms(Duration::MAX), -1);
+    }
+
+    #[test]
+    fn interior_nul_is_a_bad_path() {
+        assert_eq!(c_path("/a\0b").unwrap_err(), Error::BadPath);
+        assert!(c_path("/a/b").is_ok());
+    }
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn handles_are_send_and_sync() {
+        assert_send_sync::<Client>();
+        assert_send_sync::<Lock>();
+        assert_send_sync::<LockGuard>();
+        assert_send_sync::<Election>();
+        assert_send_sync::<Observer>();
+        assert_send_sync::<Error>();
+        #[cfg(feature = "tokio")]
+        {
+            fn assert_send<T: Send>() {}
+            assert_send::<Acquire>();
+            assert_send::<Campaign>();
+        }
+    }
+}

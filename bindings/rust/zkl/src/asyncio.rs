@@ -1,0 +1,407 @@
+//! The async API (feature `tokio`): the client's event fd is watched with
+//! [`tokio::io::unix::AsyncFd`] and drained by whichever future is polled;
+//! the crate spawns no task and no thread.
+
+use std::future::Future;
+use std::io;
+use std::os::fd::{AsRawFd, RawFd};
+use std::pin::Pin;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::io::unix::AsyncFd;
+use tokio::io::Interest;
+use zkl_sys as sys;
+
+use crate::client::{ClientInner, RouterState};
+use crate::{timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, Event, Lock, LockGuard, Observer, Result, SessionState, DEFAULT_OWNER};
+
+/// libzkl's eventfd, borrowed (libzkl closes it).
+pub(crate) struct FdRef(RawFd);
+
+impl AsRawFd for FdRef {
+    fn as_raw_fd(&self) -> RawFd {
+        self.0
+    }
+}
+
+pub(crate) type EventFd = AsyncFd<FdRef>;
+
+type Pump = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
+
+impl ClientInner {
+    /// The client's fd registered with the current tokio reactor (once).
+    fn async_fd(&self) -> Result<Arc<EventFd>> {
+        let mut slot = self.async_fd.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(fd) = &*slot {
+            return Ok(fd.clone());
+        }
+        let raw = unsafe { sys::zkl_client_fd(self.raw) };
+        crate::error::check(raw)?;
+        let fd = Arc::new(AsyncFd::with_interest(FdRef(raw), Interest::READABLE)?);
+        *slot = Some(fd.clone());
+        Ok(fd)
+    }
+}
+
+/// Waits for the fd, files what it delivers (waking every registered
+/// future), and clears the readiness only after the queue was seen empty:
+/// an event queued meanwhile makes the fd readable again, which tokio
+/// records as a new readiness that the clear does not erase.
+fn pump(client: Arc<ClientInner>) -> Result<Pump> {
+    let fd = client.async_fd()?;
+    Ok(Box::pin(async move {
+        loop {
+            let mut ready = fd.readable().await?;
+            {
+                let mut st = client.router.lock();
+                client.drain(&mut st);
+            }
+            ready.clear_ready();
+        }
+    }))
+}
+
+/// What every future of this module does while it waits: look (after
+/// draining) under the router lock, register its waker there, and poll its
+/// pump, so that it is woken both by the fd and by anybody else's filing.
+pub(crate) struct Waiter {
+    client: Client,
+    id: u64,
+    pump: Option<Pump>,
+}
+
+impl Waiter {
+    pub(crate) fn new(client: &Client) -> Waiter {
+        let id = {
+            let mut st = client.inner.router.lock();
+            st.next_waiter += 1;
+            st.next_waiter
+        };
+        Waiter { client: client.clone(), id, pump: None }
+    }
+
+    pub(crate) fn poll<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        check: impl FnOnce(&mut RouterState) -> Option<T>,
+    ) -> Poll<Result<T>> {
+        {
+            let inner = &self.client.inner;
+            let mut st = inner.router.lock();
+            inner.drain(&mut st);
+            if let Some(v) = check(&mut st) {
+                st.wakers.remove(&self.id);
+                return Poll::Ready(Ok(v));
+            }
+            st.wakers.insert(self.id, cx.waker().clone());
+        }
+        if self.pump.is_none() {
+            match pump(self.client.inner.clone()) {
+                Ok(p) => self.pump = Some(p),
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+        }
+        match self.pump.as_mut().map(|p| p.as_mut().poll(cx)) {
+            Some(Poll::Ready(Err(e))) => {
+                self.pump = None;
+                Poll::Ready(Err(e.into()))
+            }
+            _ => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        self.client.inner.router.lock().wakers.remove(&self.id);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Client
+// ---------------------------------------------------------------------------
+
+impl ClientBuilder {
+    /// Creates the client and waits (asynchronously) for its session.
+    /// Combine with `tokio::time::timeout` to bound the wait.
+    pub async fn connect_async(self) -> Result<Client> {
+        let client = self.build()?;
+        client.connected().await?;
+        Ok(client)
+    }
+}
+
+impl Client {
+    /// Waits until the session is connected (`Auth` if the credentials were
+    /// rejected, `Closed` if the client was closed).
+    pub fn connected(&self) -> impl Future<Output = Result<()>> + Send + 'static {
+        let client = self.clone();
+        let mut waiter = Waiter::new(&client);
+        async move {
+            std::future::poll_fn(|cx| {
+                waiter.poll(cx, |_| match client.state() {
+                    s if s.is_connected() => Some(Ok(())),
+                    SessionState::AuthFailed => Some(Err(Error::Auth)),
+                    SessionState::Closed => Some(Err(Error::Closed)),
+                    _ => None,
+                })
+            })
+            .await?
+        }
+    }
+
+    /// The next event of the client's queue (lost locks, session changes,
+    /// election results, leader changes). Cancel-safe: dropping the future
+    /// loses no event.
+    pub fn recv_event(&self) -> impl Future<Output = Result<Event>> + Send + 'static {
+        let mut waiter = Waiter::new(self);
+        std::future::poll_fn(move |cx| waiter.poll(cx, |st| st.events.pop_front()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Locks
+// ---------------------------------------------------------------------------
+
+impl Lock {
+    /// Acquires without blocking the thread: `lock.acquire().await`.
+    ///
+    /// Waits forever unless bounded with [`Acquire::timeout`] (libzkl's own
+    /// timer: `Err(Timeout)`) or `tokio::time::timeout`. Dropping the future
+    /// before it completes cancels the acquire: its node is deleted, and a
+    /// hold granted meanwhile is released.
+    ///
+    /// ```no_run
+    /// # async fn f(client: zkl::Client) -> zkl::Result<()> {
+    /// use std::time::Duration;
+    /// let lock = client.lock("/app/lock")?;
+    /// let guard = lock.acquire().timeout(Duration::from_secs(5)).await?;
+    /// println!("token {}", guard.fencing_token());
+    /// # Ok(()) }
+    /// ```
+    pub fn acquire(&self) -> Acquire {
+        Acquire {
+            lock: self.clone(),
+            owner: DEFAULT_OWNER,
+            timeout_ms: -1,
+            state: AcquireState::Init,
+            waiter: Waiter::new(self.client()),
+        }
+    }
+}
+
+/// Future of [`Lock::acquire`].
+#[must_use = "futures do nothing unless awaited"]
+pub struct Acquire {
+    lock: Lock,
+    owner: u64,
+    timeout_ms: i64,
+    state: AcquireState,
+    waiter: Waiter,
+}
+
+enum AcquireState {
+    Init,
+    Waiting { ticket: u64, lost_gen: u64 },
+    Done,
+}
+
+impl Acquire {
+    /// Acquire for this owner token (reentrant locks count holds per owner).
+    pub fn owner(mut self, owner: u64) -> Self {
+        self.owner = owner;
+        self
+    }
+
+    /// Gives up after `timeout` with `Err(Timeout)` (`Duration::MAX`:
+    /// never), timed by libzkl; no node is left behind.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout_ms = timeout_ms(timeout);
+        self
+    }
+
+    fn key(&self) -> usize {
+        self.lock.raw() as usize
+    }
+}
+
+impl Future for Acquire {
+    type Output = Result<LockGuard>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<LockGuard>> {
+        let this = self.get_mut();
+        let key = this.key();
+        if let AcquireState::Init = this.state {
+            let inner = &this.lock.client().inner;
+            let mut st = inner.router.lock();
+            // Start and take a ticket atomically with respect to other
+            // starts: answers come back in start order.
+            let rc = unsafe { sys::zkl_lock_acquire_async(this.lock.raw(), this.owner, this.timeout_ms) };
+            if rc < 0 {
+                this.state = AcquireState::Done;
+                return Poll::Ready(Err(Error::from_code(rc)));
+            }
+            let Some(slot) = st.slots.get_mut(&key) else {
+                this.state = AcquireState::Done;
+                return Poll::Ready(Err(Error::BadHandle));
+            };
+            slot.issued += 1;
+            this.state = AcquireState::Waiting { ticket: slot.issued, lost_gen: slot.lost_gen };
+        }
+        let AcquireState::Waiting { ticket, lost_gen } = this.state else {
+            panic!("Acquire polled after completion");
+        };
+        match this.waiter.poll(cx, |st| st.slots.get_mut(&key)?.results.remove(&ticket)) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)), // keeps Waiting: Drop cancels
+            Poll::Ready(Ok(result)) => {
+                this.state = AcquireState::Done;
+                Poll::Ready(result.map(|token| this.lock.guard(this.owner, token, lost_gen)))
+            }
+        }
+    }
+}
+
+impl Drop for Acquire {
+    fn drop(&mut self) {
+        let AcquireState::Waiting { ticket, .. } = self.state else { return };
+        let key = self.key();
+        let inner = &self.lock.client().inner;
+        let mut st = inner.router.lock();
+        inner.drain(&mut st);
+        let Some(slot) = st.slots.get_mut(&key) else { return };
+        match slot.results.remove(&ticket) {
+            Some(Ok(_)) => unsafe {
+                // Granted, but nobody is left to hold it.
+                sys::zkl_lock_release_async(self.lock.raw(), self.owner);
+            },
+            Some(Err(_)) => {}
+            None => {
+                // Still pending in libzkl (no other acquire of this handle
+                // can have started: starts take the router lock, and libzkl
+                // refuses a second one while ours runs) — or answered but not
+                // yet taken from the queue. Either way its answer is the next
+                // for this ticket: a success is released when it arrives.
+                unsafe { sys::zkl_lock_cancel(self.lock.raw()) };
+                slot.abandoned.insert(ticket, self.owner);
+            }
+        }
+    }
+}
+
+impl LockGuard {
+    /// Resolves when the lock is lost (session expired or past the
+    /// client-side deadline: `Session`; node deleted: `Lost`). Pending
+    /// forever while the lock stays held.
+    pub fn lost(&self) -> impl Future<Output = Result<Error>> + Send + '_ {
+        let mut waiter = Waiter::new(self.lock().client());
+        std::future::poll_fn(move |cx| waiter.poll(cx, |st| self.lost_in(st)))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Elections and observers
+// ---------------------------------------------------------------------------
+
+impl Election {
+    /// Joins (if needed) and waits to be elected; returns the term's fencing
+    /// token. Dropping the future before it completes resigns (leaves the
+    /// election). Bound it with `tokio::time::timeout`.
+    pub fn campaign(&self) -> Campaign {
+        Campaign { election: self.clone(), state: CampaignState::Init, waiter: Waiter::new(self.client()) }
+    }
+
+    /// Waits for a status this participant's user has not seen yet (see
+    /// [`Election::next_status`]).
+    pub fn status_changed(&self) -> impl Future<Output = Result<ElectionStatus>> + Send + '_ {
+        let mut waiter = Waiter::new(self.client());
+        std::future::poll_fn(move |cx| waiter.poll(cx, |st| self.take_status(st)))
+    }
+}
+
+/// Future of [`Election::campaign`].
+#[must_use = "futures do nothing unless awaited"]
+pub struct Campaign {
+    election: Election,
+    state: CampaignState,
+    waiter: Waiter,
+}
+
+enum CampaignState {
+    Init,
+    Waiting { gen: u64 },
+    Done,
+}
+
+impl Future for Campaign {
+    type Output = Result<u64>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<u64>> {
+        let this = self.get_mut();
+        let key = this.election.raw() as usize;
+        if let CampaignState::Init = this.state {
+            if this.election.is_leader() {
+                this.state = CampaignState::Done;
+                return Poll::Ready(this.election.fencing_token());
+            }
+            let inner = &this.election.client().inner;
+            let st = inner.router.lock();
+            let gen = st.slots.get(&key).map_or(0, |s| s.election_gen);
+            let rc = unsafe { sys::zkl_election_start(this.election.raw()) };
+            drop(st);
+            if rc < 0 {
+                this.state = CampaignState::Done;
+                return Poll::Ready(Err(Error::from_code(rc)));
+            }
+            this.state = CampaignState::Waiting { gen };
+        }
+        let CampaignState::Waiting { gen } = this.state else {
+            panic!("Campaign polled after completion");
+        };
+        let election = &this.election;
+        let r = this.waiter.poll(cx, |st| {
+            let slot = st.slots.get(&key)?;
+            if slot.election_gen > gen {
+                if let Some(ElectionStatus::Elected(token)) = slot.election {
+                    if election.is_leader() {
+                        election.inner.seen.store(slot.election_gen, Ordering::Release);
+                        return Some(Ok(token));
+                    }
+                }
+            }
+            if election.client().state() == SessionState::Closed {
+                return Some(Err(Error::Closed));
+            }
+            None
+        });
+        match r {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Ready(Ok(result)) => {
+                this.state = CampaignState::Done;
+                Poll::Ready(result)
+            }
+        }
+    }
+}
+
+impl Drop for Campaign {
+    fn drop(&mut self) {
+        if let CampaignState::Waiting { .. } = self.state {
+            // Not elected yet (or elected unseen): leave the election.
+            unsafe { sys::zkl_election_resign(self.election.raw()) };
+        }
+    }
+}
+
+impl Observer {
+    /// Waits for a leader this observer's user has not seen yet (the first
+    /// call reports the initial state): `Some(id)` or `None` without leader.
+    pub fn leader_changed(&self) -> impl Future<Output = Result<Option<String>>> + Send + '_ {
+        let mut waiter = Waiter::new(&self.inner.client);
+        std::future::poll_fn(move |cx| waiter.poll(cx, |st| self.take_change(st)))
+    }
+}

@@ -1,0 +1,602 @@
+use std::collections::{HashMap, VecDeque};
+use std::ffi::CString;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::Waker;
+use std::time::{Duration, Instant};
+
+use zkl_sys as sys;
+
+use crate::error::check;
+use crate::event::{Event, EventKind, Source};
+use crate::{c_path, timeout_ms, Error, HandleId, Result, SessionState};
+
+/// Events kept for [`Client::next_event`] when nobody reads them; the oldest
+/// are dropped beyond this.
+const EVENT_BACKLOG: usize = 1024;
+
+/// ACL of the nodes a client creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Acl {
+    /// `world:anyone:all`, ZooKeeper's default.
+    #[default]
+    Open,
+    /// Creator (digest auth) may do all, the world may read: other clients
+    /// can see but not delete a holder's node. Requires
+    /// [`ClientBuilder::digest_auth`].
+    Creator,
+}
+
+/// Counters of [`Client::counter`] (monotonic since the client was made).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// ZooKeeper requests sent.
+    Requests,
+    /// Node/child watch notifications seen.
+    WatchEvents,
+    /// User events queued.
+    Events,
+    /// Sessions established (1 + re-creates).
+    Sessions,
+}
+
+/// Configures and creates a [`Client`].
+///
+/// ```no_run
+/// use std::time::Duration;
+/// let client = zkl::ClientBuilder::new("127.0.0.1:2181")
+///     .session_timeout(Duration::from_secs(6))
+///     .connect(Duration::from_secs(10))?;
+/// # Ok::<(), zkl::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClientBuilder {
+    servers: String,
+    chroot: Option<String>,
+    session_timeout: Option<Duration>,
+    lost_after: Option<Duration>,
+    digest_auth: Option<String>,
+    acl: Acl,
+}
+
+impl ClientBuilder {
+    /// `servers` is a ZooKeeper connect string: `"host:port,host:port"`.
+    pub fn new(servers: impl Into<String>) -> ClientBuilder {
+        ClientBuilder {
+            servers: servers.into(),
+            chroot: None,
+            session_timeout: None,
+            lost_after: None,
+            digest_auth: None,
+            acl: Acl::Open,
+        }
+    }
+
+    /// A chroot such as `"/apps/x"` that every path is relative to.
+    pub fn chroot(mut self, chroot: impl Into<String>) -> Self {
+        self.chroot = Some(chroot.into());
+        self
+    }
+
+    /// Requested session timeout (default 10 s; the server may adjust it).
+    pub fn session_timeout(mut self, timeout: Duration) -> Self {
+        self.session_timeout = Some(timeout);
+        self
+    }
+
+    /// Client-side deadline: a suspended session is declared lost after this
+    /// long without reconnecting (default and maximum: a quarter of the
+    /// negotiated session timeout, which fires before the server can expire
+    /// the session).
+    pub fn lost_after(mut self, after: Duration) -> Self {
+        self.lost_after = Some(after);
+        self
+    }
+
+    /// Digest authentication, `"user:password"` (never logged).
+    pub fn digest_auth(mut self, user_password: impl Into<String>) -> Self {
+        self.digest_auth = Some(user_password.into());
+        self
+    }
+
+    /// ACL of created nodes (default [`Acl::Open`]).
+    pub fn acl(mut self, acl: Acl) -> Self {
+        self.acl = acl;
+        self
+    }
+
+    /// Creates the client; it connects in the background (does not block).
+    pub fn build(self) -> Result<Client> {
+        let cstr = |s: &str| CString::new(s).map_err(|_| Error::InvalidArgument);
+        let servers = cstr(&self.servers)?;
+        let chroot = self.chroot.as_deref().map(cstr).transpose()?;
+        let auth = self.digest_auth.as_deref().map(cstr).transpose()?;
+        let ms = |d: Duration| i32::try_from(d.as_millis()).map_err(|_| Error::InvalidArgument);
+        let mut opts = std::mem::MaybeUninit::<sys::zkl_client_options>::zeroed();
+        // SAFETY: opts points to writable memory of the right layout.
+        check(unsafe { sys::zkl_client_options_init(opts.as_mut_ptr(), sys::ZKL_CLIENT_OPTIONS_VERSION) })?;
+        // SAFETY: initialised by zkl_client_options_init.
+        let mut opts = unsafe { opts.assume_init() };
+        opts.servers = servers.as_ptr();
+        opts.chroot = chroot.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        opts.digest_auth = auth.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        if let Some(t) = self.session_timeout {
+            opts.session_timeout_ms = ms(t)?;
+        }
+        if let Some(t) = self.lost_after {
+            opts.lost_after_ms = ms(t)?.max(1);
+        }
+        opts.acl = match self.acl {
+            Acl::Open => sys::ZKL_ACL_OPEN,
+            Acl::Creator => sys::ZKL_ACL_CREATOR,
+        };
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the options and their strings live across the call (copied).
+        check(unsafe { sys::zkl_client_new(&opts, &mut raw) })?;
+        Ok(Client {
+            inner: Arc::new(ClientInner {
+                raw,
+                router: Router::default(),
+                #[cfg(feature = "tokio")]
+                async_fd: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// Creates the client and waits until its session is up.
+    pub fn connect(self, timeout: Duration) -> Result<Client> {
+        let client = self.build()?;
+        client.wait_connected(timeout)?;
+        Ok(client)
+    }
+}
+
+/// A ZooKeeper session: the factory of locks, elections and observers.
+///
+/// Cloning is cheap and shares the session. The session is closed (its
+/// ephemeral nodes deleted) when the last clone, lock, guard, election and
+/// observer made from it is dropped, or by [`Client::close`].
+///
+/// Every method may be called from any thread (libzkl is thread-safe).
+/// Events (lost locks, session changes, election results) are pulled with
+/// [`Client::next_event`] / [`Client::wait_event`], or with the async API.
+/// The client's event fd ([`AsRawFd`]) is readable while events are pending.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// let client = zkl::Client::connect("127.0.0.1:2181", Duration::from_secs(10))?;
+/// let lock = client.lock("/app/lock")?;
+/// let guard = lock.acquire_blocking(Duration::from_secs(5))?;
+/// println!("fencing token {}", guard.fencing_token());
+/// drop(guard); // releases
+/// # Ok::<(), zkl::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) inner: Arc<ClientInner>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("session_id", &self.session_id())
+            .field("state", &self.state())
+            .finish()
+    }
+}
+
+pub(crate) struct ClientInner {
+    pub(crate) raw: *mut sys::zkl_client,
+    pub(crate) router: Router,
+    #[cfg(feature = "tokio")]
+    pub(crate) async_fd: Mutex<Option<Arc<crate::asyncio::EventFd>>>,
+}
+
+// SAFETY: every zkl function is thread-safe; `raw` is an opaque handle value
+// checked by the library on each call, and freed only in Drop.
+unsafe impl Send for ClientInner {}
+unsafe impl Sync for ClientInner {}
+
+impl Drop for ClientInner {
+    fn drop(&mut self) {
+        // Stop watching the fd before libzkl may close it.
+        #[cfg(feature = "tokio")]
+        drop(self.async_fd.get_mut().map(Option::take));
+        // SAFETY: the last reference: nothing else uses `raw` any more.
+        unsafe { sys::zkl_client_destroy(self.raw) };
+    }
+}
+
+impl Client {
+    /// Connects to `servers` ("host:port,...") with default options and
+    /// waits up to `timeout` for the session.
+    pub fn connect(servers: &str, timeout: Duration) -> Result<Client> {
+        ClientBuilder::new(servers).connect(timeout)
+    }
+
+    /// A builder for the other options.
+    pub fn builder(servers: impl Into<String>) -> ClientBuilder {
+        ClientBuilder::new(servers)
+    }
+
+    pub(crate) fn raw(&self) -> *mut sys::zkl_client {
+        self.inner.raw
+    }
+
+    /// Waits until the session is connected: `Timeout` or `Auth` otherwise.
+    pub fn wait_connected(&self, timeout: Duration) -> Result<()> {
+        check(unsafe { sys::zkl_client_wait_connected(self.raw(), timeout_ms(timeout)) }).map(drop)
+    }
+
+    /// The current session state.
+    pub fn state(&self) -> SessionState {
+        SessionState::from_raw(unsafe { sys::zkl_client_state(self.raw()) })
+    }
+
+    /// The current session id, `None` while there is none.
+    pub fn session_id(&self) -> Option<u64> {
+        let mut id = 0u64;
+        let rc = unsafe { sys::zkl_client_session_id(self.raw(), &mut id) };
+        (rc == 0 && id != 0).then_some(id)
+    }
+
+    /// The session's password (16 bytes). With the session id it lets a tool
+    /// re-attach to, or expire, the session: treat it as a secret.
+    pub fn session_password(&self) -> Result<Vec<u8>> {
+        let mut buf = vec![0u8; 16];
+        let n = check(unsafe { sys::zkl_client_session_password(self.raw(), buf.as_mut_ptr().cast(), buf.len()) })?;
+        buf.truncate(n as usize);
+        Ok(buf)
+    }
+
+    /// The negotiated session timeout, `None` while not connected.
+    pub fn session_timeout(&self) -> Option<Duration> {
+        let ms = unsafe { sys::zkl_client_session_timeout(self.raw()) };
+        (ms > 0).then(|| Duration::from_millis(ms as u64))
+    }
+
+    /// A monotonic counter (for tests and benchmarks).
+    pub fn counter(&self, which: Counter) -> u64 {
+        let which = match which {
+            Counter::Requests => sys::ZKL_COUNTER_REQUESTS,
+            Counter::WatchEvents => sys::ZKL_COUNTER_WATCH_EVENTS,
+            Counter::Events => sys::ZKL_COUNTER_EVENTS,
+            Counter::Sessions => sys::ZKL_COUNTER_SESSIONS,
+        };
+        let mut v = 0u64;
+        unsafe { sys::zkl_client_counter(self.raw(), which, &mut v) };
+        v
+    }
+
+    /// Closes the session now: its nodes are deleted, pending acquires end
+    /// with `Closed`, and every handle made from it answers `Closed`.
+    /// Idempotent; blocks for at most one round trip.
+    pub fn close(&self) -> Result<()> {
+        let rc = unsafe { sys::zkl_client_close(self.raw()) };
+        self.inner.router.notify_all(&self.inner);
+        check(rc).map(drop)
+    }
+
+    /// The next pending event, without waiting.
+    pub fn next_event(&self) -> Option<Event> {
+        self.wait_event(Duration::ZERO)
+    }
+
+    /// Waits up to `timeout` for the next event (lost locks, session
+    /// changes, election results, leader changes, ...).
+    pub fn wait_event(&self, timeout: Duration) -> Option<Event> {
+        self.inner.wait_until(timeout, |st| st.events.pop_front())
+    }
+
+    /// Lists who holds and who waits on a lock path, in queue order (one
+    /// round trip per node). An absent path gives an empty list.
+    pub fn inspect(&self, path: &str, kind: InspectKind, timeout: Duration) -> Result<Vec<Participant>> {
+        let cpath = c_path(path)?;
+        let kind = match kind {
+            InspectKind::Lock(k) => k.raw(),
+            InspectKind::Election(k) => sys::ZKL_INSPECT_ELECTION_BASE + k.raw(),
+        };
+        let mut p: *mut sys::zkl_participants = std::ptr::null_mut();
+        check(unsafe { sys::zkl_inspect(self.raw(), cpath.as_ptr(), kind, timeout_ms(timeout), &mut p) })?;
+        struct Free(*mut sys::zkl_participants);
+        impl Drop for Free {
+            fn drop(&mut self) {
+                unsafe { sys::zkl_participants_free(self.0) }
+            }
+        }
+        let p = Free(p);
+        let n = check(unsafe { sys::zkl_participants_count(p.0) })? as usize;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            // SAFETY: i < count; the strings live until zkl_participants_free.
+            unsafe {
+                let mut name: *const std::ffi::c_char = std::ptr::null();
+                check(sys::zkl_participants_name(p.0, i, &mut name))?;
+                let mut data: *const std::ffi::c_char = std::ptr::null();
+                let mut len = 0usize;
+                check(sys::zkl_participants_data(p.0, i, &mut data, &mut len))?;
+                let mut fencing_token = 0;
+                let mut session_id = 0;
+                let mut ctime_ms = 0;
+                check(sys::zkl_participants_fencing_token(p.0, i, &mut fencing_token))?;
+                check(sys::zkl_participants_session_id(p.0, i, &mut session_id))?;
+                check(sys::zkl_participants_ctime_ms(p.0, i, &mut ctime_ms))?;
+                out.push(Participant {
+                    name: std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned(),
+                    is_holder: check(sys::zkl_participants_is_holder(p.0, i))? == 1,
+                    fencing_token,
+                    session_id,
+                    ctime_ms,
+                    data: if data.is_null() {
+                        Vec::new()
+                    } else {
+                        std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec()
+                    },
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl AsRawFd for Client {
+    /// The event fd: readable while events are pending. Owned by libzkl (do
+    /// not close it); stable for the client's life.
+    fn as_raw_fd(&self) -> RawFd {
+        unsafe { sys::zkl_client_fd(self.raw()) }
+    }
+}
+
+impl AsFd for Client {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        // SAFETY: the fd stays open at least as long as the client (libzkl
+        // closes it only after zkl_client_destroy, which runs in our Drop).
+        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
+    }
+}
+
+/// What [`Client::inspect`] reads a path as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InspectKind {
+    /// A lock of that kind.
+    Lock(crate::LockKind),
+    /// An election of that kind.
+    Election(crate::ElectionKind),
+}
+
+/// One node under an inspected path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Participant {
+    /// Node name, e.g. `_c_<uuid>-lock-0000000003`.
+    pub name: String,
+    /// Holds (or leads), rather than waits.
+    pub is_holder: bool,
+    /// Its fencing token (the node's czxid).
+    pub fencing_token: u64,
+    /// The session that owns the node.
+    pub session_id: u64,
+    /// Node creation time, Unix ms.
+    pub ctime_ms: i64,
+    /// Node data (a holder or participant id).
+    pub data: Vec<u8>,
+}
+
+// ---------------------------------------------------------------------------
+// Event routing
+// ---------------------------------------------------------------------------
+//
+// One client queue feeds many consumers (blocking waiters, futures, the
+// user's event loop), possibly on several threads at once. Whoever pumps
+// takes the events out of libzkl under `Router::state` and files each one:
+// results of async acquires to the future that started them (by ticket),
+// lock/election/observer news to the handle's slot, and everything the user
+// may want to see to the backlog. Every filing wakes blocked threads (the
+// condvar, plus zkl_client_wakeup for the one parked in zkl_client_wait)
+// and registered futures, so no waiter misses an event another one pumped.
+
+#[derive(Default)]
+pub(crate) struct Router {
+    state: Mutex<RouterState>,
+    cond: Condvar,
+}
+
+#[derive(Default)]
+pub(crate) struct RouterState {
+    /// A thread is parked in zkl_client_wait.
+    pumping: bool,
+    pub(crate) slots: HashMap<usize, Slot>,
+    pub(crate) events: VecDeque<Event>,
+    /// Futures to wake when anything is filed.
+    pub(crate) wakers: HashMap<u64, Waker>,
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) next_waiter: u64,
+}
+
+/// What the router knows about one handle.
+#[derive(Default)]
+pub(crate) struct Slot {
+    /// Async acquires started / answered (tickets are numbered from 1).
+    pub(crate) issued: u64,
+    pub(crate) resolved: u64,
+    /// Answers not yet taken by their future: ticket → (owner, result).
+    pub(crate) results: HashMap<u64, Result<u64>>,
+    /// Futures dropped before their answer: ticket → owner. A success for
+    /// one of these is released at once.
+    pub(crate) abandoned: HashMap<u64, u64>,
+    /// Bumped on every LOST of a lock.
+    pub(crate) lost_gen: u64,
+    pub(crate) lost_error: Option<Error>,
+    /// Bumped on every SUSPENDED / RESTORED / LOST.
+    pub(crate) hold_gen: u64,
+    /// Election: latest status, bumped on every change.
+    pub(crate) election_gen: u64,
+    pub(crate) election: Option<crate::ElectionStatus>,
+    /// Observer: latest leader, bumped on every change.
+    pub(crate) leader_gen: u64,
+    pub(crate) leader: Option<String>,
+}
+
+impl Router {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, RouterState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn notify_all(&self, client: &ClientInner) {
+        let mut st = self.lock();
+        client.wake(&mut st);
+    }
+}
+
+impl ClientInner {
+    /// Takes every pending event out of libzkl and files it. Returns whether
+    /// anything was filed (waiters have then been woken).
+    pub(crate) fn drain(&self, st: &mut RouterState) -> bool {
+        let mut any = false;
+        loop {
+            let mut ev: *mut sys::zkl_event = std::ptr::null_mut();
+            // SAFETY: raw is valid for our life; ev is freed right below.
+            let rc = unsafe { sys::zkl_client_next_event(self.raw, &mut ev) };
+            if rc != 0 || ev.is_null() {
+                break;
+            }
+            let event = unsafe { Event::from_raw(ev) };
+            unsafe { sys::zkl_event_free(ev) };
+            self.file(st, event);
+            any = true;
+        }
+        if any {
+            self.wake(st);
+        }
+        any
+    }
+
+    fn wake(&self, st: &mut RouterState) {
+        for (_, w) in st.wakers.drain() {
+            w.wake();
+        }
+        self.router.cond.notify_all();
+        if st.pumping {
+            unsafe { sys::zkl_client_wakeup(self.raw) };
+        }
+    }
+
+    fn file(&self, st: &mut RouterState, ev: Event) {
+        let key = match ev.source {
+            Source::Client => None,
+            Source::Lock(HandleId(k)) | Source::Election(HandleId(k)) | Source::Observer(HandleId(k)) => Some(k),
+        };
+        let Some(slot) = key.and_then(|k| st.slots.get_mut(&k)) else {
+            push_backlog(&mut st.events, ev);
+            return;
+        };
+        let election = matches!(ev.source, Source::Election(_));
+        match &ev.kind {
+            EventKind::Acquired | EventKind::AcquireFailed(_) if slot.resolved < slot.issued => {
+                slot.resolved += 1;
+                let ticket = slot.resolved;
+                let result = match &ev.kind {
+                    EventKind::Acquired => Ok(ev.fencing_token),
+                    EventKind::AcquireFailed(e) => Err(e.clone()),
+                    _ => unreachable!(),
+                };
+                if let Some(owner) = slot.abandoned.remove(&ticket) {
+                    if result.is_ok() {
+                        // Nobody wants this hold any more.
+                        unsafe { sys::zkl_lock_release_async(key.unwrap() as *mut sys::zkl_lock, owner) };
+                    }
+                } else {
+                    slot.results.insert(ticket, result);
+                }
+                return;
+            }
+            EventKind::Suspended | EventKind::Restored => slot.hold_gen += 1,
+            EventKind::Lost(e) => {
+                slot.hold_gen += 1;
+                if election {
+                    slot.election_gen += 1;
+                    slot.election = Some(crate::ElectionStatus::Lost(e.clone()));
+                } else {
+                    slot.lost_gen += 1;
+                    slot.lost_error = Some(e.clone());
+                }
+            }
+            EventKind::Elected => {
+                slot.election_gen += 1;
+                slot.election = Some(crate::ElectionStatus::Elected(ev.fencing_token));
+            }
+            EventKind::NotElected => {
+                slot.election_gen += 1;
+                slot.election = Some(crate::ElectionStatus::NotElected);
+            }
+            EventKind::LeaderChanged(l) => {
+                slot.leader_gen += 1;
+                slot.leader = l.clone();
+            }
+            _ => {}
+        }
+        if election && matches!(ev.kind, EventKind::Elected) {
+            // Elected after a suspension means restored; also a status.
+            slot.hold_gen += 1;
+        }
+        push_backlog(&mut st.events, ev);
+    }
+
+    /// Blocks until `f` returns a value (checked after every filing), or
+    /// the timeout passes. Several threads may wait at once: one parks in
+    /// zkl_client_wait, the others on the condvar.
+    pub(crate) fn wait_until<T>(
+        &self,
+        timeout: Duration,
+        mut f: impl FnMut(&mut RouterState) -> Option<T>,
+    ) -> Option<T> {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut st = self.router.lock();
+        loop {
+            self.drain(&mut st);
+            if let Some(v) = f(&mut st) {
+                return Some(v);
+            }
+            let remaining = match deadline {
+                Some(d) => {
+                    let now = Instant::now();
+                    if now >= d {
+                        return None;
+                    }
+                    Some(d - now)
+                }
+                None => None,
+            };
+            if !st.pumping {
+                st.pumping = true;
+                drop(st);
+                let ms = remaining.map_or(-1, timeout_ms);
+                // SAFETY: raw is valid for our life.
+                unsafe { sys::zkl_client_wait(self.raw, ms) };
+                st = self.router.lock();
+                st.pumping = false;
+                // Let a thread on the condvar take over the parking.
+                self.router.cond.notify_all();
+            } else {
+                st = match remaining {
+                    Some(r) => self.router.cond.wait_timeout(st, r).unwrap_or_else(|e| e.into_inner()).0,
+                    None => self.router.cond.wait(st).unwrap_or_else(|e| e.into_inner()),
+                };
+            }
+        }
+    }
+
+    pub(crate) fn add_slot(&self, key: usize) {
+        self.router.lock().slots.insert(key, Slot::default());
+    }
+
+    pub(crate) fn remove_slot(&self, key: usize) {
+        self.router.lock().slots.remove(&key);
+    }
+}
+
+fn push_backlog(q: &mut VecDeque<Event>, ev: Event) {
+    if q.len() >= EVENT_BACKLOG {
+        q.pop_front();
+    }
+    q.push_back(ev);
+}

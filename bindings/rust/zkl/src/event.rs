@@ -1,0 +1,179 @@
+use zkl_sys as sys;
+
+use crate::Error;
+
+/// Identifies a lock, election or observer handle in [`Event::source`]
+/// (compare with [`Lock::id`](crate::Lock::id) and friends). Never reused
+/// within a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HandleId(pub(crate) usize);
+
+/// What an [`Event`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The client's session.
+    Client,
+    /// A lock (any kind, including semaphores and read/write locks).
+    Lock(HandleId),
+    /// An election participant.
+    Election(HandleId),
+    /// A leader observer.
+    Observer(HandleId),
+}
+
+/// ZooKeeper session state of a client (`ZKL_SESSION_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SessionState {
+    /// No session yet.
+    Connecting,
+    /// Session established.
+    Connected,
+    /// Disconnected; the session may still live (held locks are suspended).
+    Suspended,
+    /// Reconnected to the same session.
+    Reconnected,
+    /// Expired, or disconnected past the client-side deadline; a new session
+    /// is being established. Held locks are lost.
+    Lost,
+    /// The client was closed.
+    Closed,
+    /// The server rejected the credentials.
+    AuthFailed,
+    /// A state this version of the bindings does not know.
+    Unknown(i32),
+}
+
+impl SessionState {
+    pub(crate) fn from_raw(v: i32) -> SessionState {
+        match v {
+            sys::ZKL_SESSION_CONNECTING => SessionState::Connecting,
+            sys::ZKL_SESSION_CONNECTED => SessionState::Connected,
+            sys::ZKL_SESSION_SUSPENDED => SessionState::Suspended,
+            sys::ZKL_SESSION_RECONNECTED => SessionState::Reconnected,
+            sys::ZKL_SESSION_LOST => SessionState::Lost,
+            sys::ZKL_SESSION_CLOSED => SessionState::Closed,
+            sys::ZKL_SESSION_AUTH_FAILED => SessionState::AuthFailed,
+            other => SessionState::Unknown(other),
+        }
+    }
+
+    /// True while the session is usable (connected or reconnected).
+    pub fn is_connected(self) -> bool {
+        matches!(self, SessionState::Connected | SessionState::Reconnected)
+    }
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EventKind {
+    /// The session state changed to [`Event::session_state`].
+    Session,
+    /// An acquire started without waiting succeeded. (The futures of the
+    /// async API consume their own results; these reach the event queue only
+    /// for acquires not started by this crate.)
+    Acquired,
+    /// Such an acquire failed.
+    AcquireFailed(Error),
+    /// A held lock (or leadership) MAY be lost: the connection is down. Stop
+    /// relying on it until `Restored`.
+    Suspended,
+    /// Reconnected in time: held again.
+    Restored,
+    /// The held lock (or leadership, or place in an election) is lost:
+    /// `Session` (expired or past the client-side deadline), `Lost` (its node
+    /// was deleted) or `Auth`.
+    Lost(Error),
+    /// A release without waiting (a guard's drop) completed: `None` on
+    /// success.
+    Released(Option<Error>),
+    /// This participant became leader.
+    Elected,
+    /// Joined an election; another participant leads.
+    NotElected,
+    /// An observer's leader changed: the leader's id, `None` without leader.
+    LeaderChanged(Option<String>),
+    /// An event type this version of the bindings does not know.
+    Unknown(i32),
+}
+
+/// An event from the client's queue: see [`Client::next_event`](crate::Client::next_event).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// What happened.
+    pub kind: EventKind,
+    /// Which handle it is about.
+    pub source: Source,
+    /// The session state when the event was queued.
+    pub session_state: SessionState,
+    /// Owner token of the acquire the event answers (0 if not applicable).
+    pub owner: u64,
+    /// Fencing token (acquired/elected/restored events; 0 otherwise).
+    pub fencing_token: u64,
+}
+
+impl Event {
+    /// Reads a C event (which the caller still owns and frees).
+    ///
+    /// # Safety
+    /// `ev` must be a valid event from `zkl_client_next_event`.
+    pub(crate) unsafe fn from_raw(ev: *const sys::zkl_event) -> Event {
+        // SAFETY: the caller guarantees a valid event; every out-pointer is
+        // a local, and the data pointer is read while the event lives.
+        unsafe { Self::read(ev) }
+    }
+
+    unsafe fn read(ev: *const sys::zkl_event) -> Event {
+        #![allow(unsafe_op_in_unsafe_fn)]
+        let ty = sys::zkl_event_type(ev);
+        let error = sys::zkl_event_error(ev);
+        let session_state = SessionState::from_raw(sys::zkl_event_session_state(ev));
+        let mut owner = 0u64;
+        let mut fencing_token = 0u64;
+        sys::zkl_event_owner(ev, &mut owner);
+        sys::zkl_event_fencing_token(ev, &mut fencing_token);
+        let mut lock: *mut sys::zkl_lock = std::ptr::null_mut();
+        let mut election: *mut sys::zkl_election = std::ptr::null_mut();
+        let mut observer: *mut sys::zkl_observer = std::ptr::null_mut();
+        sys::zkl_event_lock(ev, &mut lock);
+        sys::zkl_event_election(ev, &mut election);
+        sys::zkl_event_observer(ev, &mut observer);
+        let source = if !lock.is_null() {
+            Source::Lock(HandleId(lock as usize))
+        } else if !election.is_null() {
+            Source::Election(HandleId(election as usize))
+        } else if !observer.is_null() {
+            Source::Observer(HandleId(observer as usize))
+        } else {
+            Source::Client
+        };
+        let err = || if error < 0 { Error::from_code(error) } else { Error::Internal };
+        let kind = match ty {
+            sys::ZKL_EVENT_SESSION => EventKind::Session,
+            sys::ZKL_EVENT_ACQUIRED => EventKind::Acquired,
+            sys::ZKL_EVENT_ACQUIRE_FAILED => EventKind::AcquireFailed(err()),
+            sys::ZKL_EVENT_SUSPENDED => EventKind::Suspended,
+            sys::ZKL_EVENT_RESTORED => EventKind::Restored,
+            sys::ZKL_EVENT_LOST => EventKind::Lost(err()),
+            sys::ZKL_EVENT_RELEASED => {
+                EventKind::Released(if error < 0 { Some(Error::from_code(error)) } else { None })
+            }
+            sys::ZKL_EVENT_ELECTED => EventKind::Elected,
+            sys::ZKL_EVENT_NOT_ELECTED => EventKind::NotElected,
+            sys::ZKL_EVENT_LEADER_CHANGED => {
+                let mut data: *const std::ffi::c_char = std::ptr::null();
+                let mut len = 0usize;
+                sys::zkl_event_data(ev, &mut data, &mut len);
+                if data.is_null() || len == 0 {
+                    EventKind::LeaderChanged(None)
+                } else {
+                    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len);
+                    EventKind::LeaderChanged(Some(String::from_utf8_lossy(bytes).into_owned()))
+                }
+            }
+            other => EventKind::Unknown(other),
+        };
+        Event { kind, source, session_state, owner, fencing_token }
+    }
+}
