@@ -13,6 +13,7 @@
 #include "zkl.h"
 
 using zkl::Client;
+using zkl::MutexLock;
 using zkl::Contender;
 using zkl::HandleKind;
 using zkl::Observer;
@@ -82,7 +83,7 @@ std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
 template <typename T>
 void Attach(Client &client, const std::shared_ptr<T> &h) {
   zkl::RegisterHandle(h);
-  absl::MutexLock lock(&client.mu());
+  MutexLock lock(&client.mu());
   client.AddListener(h);
 }
 
@@ -348,7 +349,7 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
     o.cb = opts->cb;
     o.user_data = opts->user_data;
     {
-      absl::MutexLock lock(&client->mu());
+      MutexLock lock(&client->mu());
       if (client->closed()) return ZKL_ECLOSED;
     }
     auto lock = std::make_shared<Contender>(client, HandleKind::kLock, std::move(o));
@@ -463,7 +464,7 @@ int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options
     o.cb = opts->cb;
     o.user_data = opts->user_data;
     {
-      absl::MutexLock lock(&client->mu());
+      MutexLock lock(&client->mu());
       if (client->closed()) return ZKL_ECLOSED;
     }
     auto e = std::make_shared<Contender>(client, HandleKind::kElection, std::move(o));
@@ -536,7 +537,7 @@ int zkl_observer_new(zkl_client *c, const char *path, int32_t kind, zkl_event_cb
     auto rule = ElectionRule(kind);
     if (!rule) return ZKL_EINVAL;
     {
-      absl::MutexLock lock(&client->mu());
+      MutexLock lock(&client->mu());
       if (client->closed()) return ZKL_ECLOSED;
     }
     auto o = std::make_shared<Observer>(client, path, std::move(rule), cb, user_data);

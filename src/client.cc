@@ -33,7 +33,7 @@ struct ZkCallbacks {
   static void Deliver(const void *data, Reply reply) {
     std::unique_ptr<Request> req(static_cast<Request *>(const_cast<void *>(data)));
     Client *client = req->client;
-    absl::MutexLock lock(&client->mu_);
+    MutexLock lock(&client->mu_);
     if (req->generation != client->generation_ || client->closed_) return;
     std::shared_ptr<Listener> l = req->listener.lock();
     if (!l) return;
@@ -124,7 +124,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   c->acl_.count = 2;
   c->acl_.data = c->acl_entries_;
   {
-    absl::MutexLock lock(&c->mu_);
+    MutexLock lock(&c->mu_);
     int rc = c->StartSession();
     if (rc != ZKL_OK) return rc;
   }
@@ -148,13 +148,16 @@ int Client::StartSession() {
 void Client::Close() {
   zhandle_t *zh = nullptr;
   std::vector<std::shared_ptr<Listener>> listeners;
+  absl::flat_hash_map<uint64_t, std::shared_ptr<Listener>> retiring;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (!closed_) {
       closed_ = true;
       listeners = LiveListeners();
       for (auto &l : listeners) l->OnClientClosed();
       SetState(ZKL_SESSION_CLOSED);
+      // Destroyed handles waiting to clean up: the closing session does it.
+      retiring.swap(retiring_);
     }
     stop_ = true;
     maintenance_wakeup_.SignalAll();
@@ -164,7 +167,7 @@ void Client::Close() {
     maintenance_.join();
   }
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     zh = zh_;
     zh_ = nullptr;
     ++generation_;
@@ -219,7 +222,7 @@ std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
 }
 
 void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (zh != zh_ || closed_) return;
   if (zstate == ZOO_CONNECTED_STATE) {
     const clientid_t *id = zoo_client_id(zh);
@@ -262,7 +265,7 @@ void Client::SessionLost(int error) {
 }
 
 void Client::OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (zh != zh_ || closed_) return;
   ++watch_events_;
   auto it = listeners_.find(listener_id);
@@ -271,7 +274,7 @@ void Client::OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const ch
 }
 
 void Client::MaintenanceLoop() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   while (!stop_) {
     absl::Time next = lost_deadline_;
     if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
@@ -414,7 +417,7 @@ void Client::EnsurePath(const std::string &path, const std::string &leaf_data) {
 }
 
 int Client::WaitConnected(int64_t timeout_ms) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
                                        : absl::Now() + absl::Milliseconds(timeout_ms);
   while (!connected()) {
@@ -426,17 +429,17 @@ int Client::WaitConnected(int64_t timeout_ms) {
 }
 
 int Client::State() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return state_;
 }
 
 uint64_t Client::SessionId() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return connected() || state_ == ZKL_SESSION_SUSPENDED ? session_id_ : 0;
 }
 
 int Client::SessionPassword(void *buf, size_t len) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   const clientid_t *id = zh_ ? zoo_client_id(zh_) : nullptr;
   if (id == nullptr || session_id_ == 0) return ZKL_ENOTFOUND;
   if (len < sizeof id->passwd) return ZKL_ERANGE;
@@ -445,7 +448,7 @@ int Client::SessionPassword(void *buf, size_t len) {
 }
 
 int Client::NegotiatedTimeout() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return negotiated_timeout_ms_;
 }
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include "sync.h"
 #include "absl/time/time.h"
 #include "event_queue.h"
 #include "handles.h"
@@ -75,8 +75,8 @@ class Client : public Handle {
   void Close();
 
   EventQueue &queue() { return queue_; }
-  absl::Mutex &mu() ABSL_LOCK_RETURNED(mu_) { return mu_; }
-  absl::CondVar &changed() { return changed_; }  // signalled on any result
+  Mutex &mu() ABSL_LOCK_RETURNED(mu_) { return mu_; }
+  CondVar &changed() { return changed_; }  // signalled on any result
 
   // --- user-facing state (these take the mutex) ---
   int WaitConnected(int64_t timeout_ms);
@@ -143,9 +143,9 @@ class Client : public Handle {
   void *session_user_data_ = nullptr;
 
   EventQueue queue_;
-  absl::Mutex mu_;
-  absl::CondVar changed_;
-  absl::CondVar maintenance_wakeup_;
+  Mutex mu_;
+  CondVar changed_;
+  CondVar maintenance_wakeup_;
   zhandle_t *zh_ ABSL_GUARDED_BY(mu_) = nullptr;
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // one per zhandle
   int state_ ABSL_GUARDED_BY(mu_) = ZKL_SESSION_CONNECTING;

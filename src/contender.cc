@@ -47,7 +47,7 @@ std::string Contender::NodeData() const {
 // ---------------------------------------------------------------------------
 
 int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (client_->closed()) return ZKL_ECLOSED;
   if (held_ || (want_hold_ && holds_ > 0)) {
@@ -78,7 +78,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 }
 
 int Contender::Cancel() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (!want_hold_ || held_) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
@@ -86,7 +86,7 @@ int Contender::Cancel() {
 }
 
 int Contender::Release(uint64_t owner, bool wait) {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (holds_ == 0) {
     if (lost_unreleased_ && owner == lost_owner_) {
@@ -117,13 +117,13 @@ int Contender::Release(uint64_t owner, bool wait) {
 }
 
 int Contender::IsHeld() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   return held_ && !suspended_ && client_->connected() ? 1 : 0;
 }
 
 int Contender::FencingToken(uint64_t *out) {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (!held_) return ZKL_ENOTHELD;
   *out = czxid_;
@@ -131,13 +131,13 @@ int Contender::FencingToken(uint64_t *out) {
 }
 
 int Contender::HoldCount() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   return held_ ? static_cast<int>(holds_) : 0;
 }
 
 void Contender::Destroy() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (destroyed_) return;
   destroyed_ = true;
   client_->Retire(std::static_pointer_cast<Listener>(self().lock()));

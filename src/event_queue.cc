@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace zkl {
@@ -35,13 +36,16 @@ void EventQueue::SetReadable(bool readable) {
 }
 
 void EventQueue::Push(std::unique_ptr<zkl_event> ev) {
-  absl::MutexLock lock(&mu_);
-  if (events_.empty()) SetReadable(true);
+  MutexLock lock(&mu_);
+  if (events_.empty()) {
+    SetReadable(true);
+    nonempty_.SignalAll();
+  }
   events_.push_back(std::move(ev));
 }
 
 std::unique_ptr<zkl_event> EventQueue::Pop() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (events_.empty()) return nullptr;
   std::unique_ptr<zkl_event> ev = std::move(events_.front());
   events_.pop_front();
@@ -50,19 +54,16 @@ std::unique_ptr<zkl_event> EventQueue::Pop() {
 }
 
 size_t EventQueue::size() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return events_.size();
 }
 
 bool EventQueue::Wait(int64_t timeout_ms) {
-  absl::MutexLock lock(&mu_);
-  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return !events_.empty() || wakeup_;
-  };
-  if (timeout_ms < 0) {
-    mu_.Await(absl::Condition(&ready));
-  } else {
-    mu_.AwaitWithTimeout(absl::Condition(&ready), absl::Milliseconds(timeout_ms));
+  MutexLock lock(&mu_);
+  absl::Time deadline =
+      timeout_ms < 0 ? absl::InfiniteFuture() : absl::Now() + absl::Milliseconds(timeout_ms);
+  while (events_.empty() && !wakeup_) {
+    if (nonempty_.WaitWithDeadline(&mu_, deadline)) break;
   }
   if (wakeup_) {
     wakeup_ = false;
@@ -72,14 +73,15 @@ bool EventQueue::Wait(int64_t timeout_ms) {
 }
 
 void EventQueue::Wakeup() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   wakeup_ = true;
+  nonempty_.SignalAll();
 }
 
 void EventQueue::Clear() {
   std::deque<std::unique_ptr<zkl_event>> dropped;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     dropped.swap(events_);
     SetReadable(false);
   }

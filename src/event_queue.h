@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "absl/synchronization/mutex.h"
+#include "sync.h"
 #include "handles.h"
 #include "zkl.h"
 
@@ -51,7 +51,8 @@ class EventQueue {
   void SetReadable(bool readable) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const int fd_;
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
+  CondVar nonempty_;  // signalled on empty -> non-empty, and by Wakeup
   std::deque<std::unique_ptr<zkl_event>> events_ ABSL_GUARDED_BY(mu_);
   bool wakeup_ ABSL_GUARDED_BY(mu_) = false;
 };

@@ -1,13 +1,13 @@
 #include "handles.h"
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include "sync.h"
 
 namespace zkl {
 namespace {
 
 struct Registry {
-  absl::Mutex mu;
+  Mutex mu;
   uint64_t next ABSL_GUARDED_BY(mu) = 1;
   absl::flat_hash_map<uint64_t, std::shared_ptr<Handle>> live ABSL_GUARDED_BY(mu);
 };
@@ -26,7 +26,7 @@ constexpr uint64_t kStride = 16;
 
 uint64_t RegisterHandle(const std::shared_ptr<Handle> &h) {
   Registry &r = registry();
-  absl::MutexLock lock(&r.mu);
+  MutexLock lock(&r.mu);
   uint64_t id = kBase + kStride * r.next++;
   h->public_id_ = id;
   r.live.emplace(id, h);
@@ -36,7 +36,7 @@ uint64_t RegisterHandle(const std::shared_ptr<Handle> &h) {
 std::shared_ptr<Handle> LookupHandle(const void *public_value, HandleKind kind) {
   if (public_value == nullptr) return nullptr;
   Registry &r = registry();
-  absl::ReaderMutexLock lock(&r.mu);
+  ReaderMutexLock lock(&r.mu);
   auto it = r.live.find(reinterpret_cast<uintptr_t>(public_value));
   if (it == r.live.end() || it->second->kind() != kind) return nullptr;
   return it->second;
@@ -45,7 +45,7 @@ std::shared_ptr<Handle> LookupHandle(const void *public_value, HandleKind kind) 
 std::shared_ptr<Handle> UnregisterHandle(const void *public_value, HandleKind kind) {
   if (public_value == nullptr) return nullptr;
   Registry &r = registry();
-  absl::MutexLock lock(&r.mu);
+  MutexLock lock(&r.mu);
   auto it = r.live.find(reinterpret_cast<uintptr_t>(public_value));
   if (it == r.live.end() || it->second->kind() != kind) return nullptr;
   std::shared_ptr<Handle> h = std::move(it->second);

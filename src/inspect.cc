@@ -97,7 +97,7 @@ int Inspect(Client &client, const std::string &path, const Rule &rule, int64_t t
             std::vector<Participant> *out) {
   auto inspector = std::make_shared<Inspector>(client, path, rule);
   inspector->BindSelf(inspector);
-  absl::MutexLock lock(&client.mu());
+  MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;
   absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
                                        : absl::Now() + absl::Milliseconds(timeout_ms);

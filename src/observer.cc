@@ -34,18 +34,18 @@ Observer::Observer(std::shared_ptr<Client> client, std::string path, std::unique
       user_data_(user_data) {}
 
 void Observer::Start() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   Check();
 }
 
 void Observer::Destroy() {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   destroyed_ = true;
   client_->RemoveListener(public_id());
 }
 
 int Observer::Leader(char *buf, size_t len) {
-  absl::MutexLock lock(&client_->mu());
+  MutexLock lock(&client_->mu());
   if (!known_ || leader_node_.empty()) return ZKL_ENOTFOUND;
   if (buf != nullptr && len > 0) {
     size_t n = std::min(len - 1, leader_.size());

@@ -28,6 +28,13 @@ bool Eventually(Pred pred, int timeout_ms = 10000) {
   return true;
 }
 
+// The server's count of watches (4lw "wchs").
+int TotalWatches() {
+  std::string out = Server().FourLetter("wchs");
+  size_t at = out.find("Total watches:");
+  return at == std::string::npos ? -1 : std::stoi(out.substr(at + 14));
+}
+
 uint64_t Token(zkl_lock *l) {
   uint64_t t = 0;
   EXPECT_EQ(zkl_lock_fencing_token(l, &t), 0);
@@ -107,13 +114,10 @@ TEST(NonFairLock, EarlyWaiterIsNotFavoured) {
   auto early = NewLock(c2.get(), path, ZKL_LOCK_NONFAIR);
   auto late = NewLock(c1.get(), path, ZKL_LOCK_NONFAIR);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
+  int watches_before = TotalWatches();
   ASSERT_EQ(zkl_lock_acquire_async(early.get(), 2, 20000), 0);
-  ASSERT_TRUE(Eventually([&] {
-    uint64_t n = 0;
-    zkl_client_counter(c2.get(), ZKL_COUNTER_REQUESTS, &n);
-    return n >= 2;  // create (exists) + getData with watch
-  }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The early waiter is really waiting: its watch is set on the server.
+  ASSERT_TRUE(Eventually([&] { return TotalWatches() == watches_before + 1; }));
   ASSERT_EQ(zkl_lock_release_async(holder.get(), 1), 0);
   ASSERT_EQ(zkl_lock_acquire(late.get(), 3, 5000), 0);  // raced; pipelined after the delete
   EXPECT_EQ(zkl_lock_is_held(early.get()), 0);
