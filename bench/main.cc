@@ -1,0 +1,79 @@
+// zkl-bench: one benchmark row per invocation, one JSON line on stdout.
+//
+//   zkl-bench ROW --servers 127.0.0.1:PORT [--duration-ms N] [--kind K] ...
+//   zkl-bench list
+//
+// scripts/bench runs every row against a server it starts itself and prints
+// the table; see docs/PERFORMANCE.md.
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "rows.h"
+
+namespace {
+
+const std::vector<bench::Row> &Rows() {
+  static const std::vector<bench::Row> rows = {
+      {"warmup", "raw pipelined create+getChildren+delete (JIT warm-up)", bench::RowWarmup},
+      {"raw_sync", "raw C client: create(EPHEMERAL_SEQUENTIAL)+delete, one at a time",
+       bench::RowRawSync},
+      {"raw_pipelined", "raw C client: --inflight cycles in flight (server write ceiling)",
+       bench::RowRawPipelined},
+      {"raw_sync_clients", "raw C client: --clients clients, synchronous cycles",
+       bench::RowRawSyncClients},
+      {"uncontended", "one client, acquire+release of one lock (--kind)", bench::RowUncontended},
+      {"uncontended_async_release", "one handle: acquire + release_async",
+       bench::RowUncontendedAsyncRelease},
+      {"uncontended_two_handles", "two handles of one client alternately: acquire + release_async",
+       bench::RowUncontendedTwoHandles},
+      {"contended", "--clients clients on one lock (--kind fair|nonfair|write|semaphore|rw...)",
+       bench::RowContended},
+      {"rw_contended", "--clients clients, alternately readers and writers",
+       bench::RowRwContended},
+      {"many_locks_clients", "--clients clients, one lock each", bench::RowManyLocksClients},
+      {"async_many_locks", "one client cycling --locks locks through the async API",
+       bench::RowAsyncManyLocks},
+      {"election_uncontended", "one participant: campaign + resign (--kind fair|unfair)",
+       bench::RowElectionUncontended},
+      {"election_contended", "--clients participants: campaign + resign",
+       bench::RowElectionContended},
+      {"herd", "--waiters waiters on one lock: notifications per release, handoffs",
+       bench::RowHerd},
+      {"distinct_locks", "one client holding --locks distinct locks", bench::RowDistinctLocks},
+      {"idle_handles", "memory of --handles idle lock handles", bench::RowIdleHandles},
+  };
+  return rows;
+}
+
+void Usage() {
+  std::fprintf(stderr,
+               "usage: zkl-bench ROW --servers 127.0.0.1:PORT [options]\n"
+               "       zkl-bench list\n"
+               "options: --duration-ms N --max-ops N --clients N --locks N --inflight N\n"
+               "         --waiters N --handles-per-client N --handles N --wire-cycles N\n"
+               "         --warmup-requests N --limit-ms N --prefix /path --kind K\n"
+               "         --leases N --hold-us N\n");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    Usage();
+    return 2;
+  }
+  if (std::strcmp(argv[1], "list") == 0) {
+    for (const auto &r : Rows()) std::printf("%-26s %s\n", r.name, r.what);
+    return 0;
+  }
+  for (const auto &r : Rows()) {
+    if (std::strcmp(argv[1], r.name) == 0) {
+      bench::Options o = bench::ParseOptions(argc, argv, 2);
+      r.run(o);
+      return 0;
+    }
+  }
+  std::fprintf(stderr, "zkl-bench: unknown row '%s' (zkl-bench list)\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,623 @@
+// zkl rows: uncontended cycles (synchronous and asynchronous release),
+// contention on one lock, many locks, and the other recipes.
+#include <poll.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "rows.h"
+#include "wire_proxy.h"
+#include "zkl_client.h"
+
+namespace bench {
+
+namespace {
+
+constexpr uint64_t kOwner = 1;
+
+std::string KindName(const Options &o, const char *dflt) {
+  auto it = o.extra.find("kind");
+  return it == o.extra.end() ? dflt : it->second;
+}
+
+int Leases(const Options &o) {
+  auto it = o.extra.find("leases");
+  return it == o.extra.end() ? 2 : std::max(1, std::atoi(it->second.c_str()));
+}
+
+int64_t HoldUs(const Options &o) {
+  auto it = o.extra.find("hold-us");
+  return it == o.extra.end() ? 0 : std::atoll(it->second.c_str());
+}
+
+void Check(int rc, const char *what) {
+  if (rc != 0) Die(std::string(what) + ": " + zkl_strerror(rc));
+}
+
+// Runs `cycles` cycles on a client connected through the counting proxy.
+// `make` builds the cycle function for that client (and does any setup,
+// which is not counted: 20 cycles run before counting starts).
+WireCounts WirePhase(const Server &server, const Options &o, int cycles,
+                     const std::function<std::function<void()>(zkl_client *)> &make) {
+  WireProxy proxy(server);
+  WireCounts w;
+  {
+    ZklClient pc(proxy.connect(), o.limit_ms);
+    std::function<void()> cycle = make(pc.get());
+    for (int i = 0; i < 20; ++i) cycle();
+    SleepMs(20);  // late replies (async release) land before counting
+    WireCounts a = proxy.Counts();
+    for (int i = 0; i < cycles; ++i) cycle();
+    SleepMs(20);
+    WireCounts b = proxy.Counts();
+    w.requests = b.requests - a.requests;
+    w.replies = b.replies - a.replies;
+    w.notifications = b.notifications - a.notifications;
+    w.round_trips = b.round_trips - a.round_trips;
+  }
+  return w;
+}
+
+void AddWire(Json &j, const WireCounts &w, int cycles) {
+  j.Num("wire_req_per_op", static_cast<double>(w.requests) / cycles)
+      .Num("wire_rtt_per_op", static_cast<double>(w.round_trips) / cycles);
+}
+
+// Drops pending events, counting those of `type`.
+int64_t DrainEvents(zkl_client *c, int type) {
+  int64_t n = 0;
+  zkl_event *ev = nullptr;
+  while (zkl_client_next_event(c, &ev) == 0) {
+    if (zkl_event_type(ev) == type) ++n;
+    zkl_event_free(ev);
+  }
+  return n;
+}
+
+// A timed loop of `cycle` on one client: latency per cycle, CPU, requests.
+struct LoopResult {
+  int64_t cycles = 0;
+  Samples lat;
+  CpuMeter cpu;
+  ServerDelta srv;
+  uint64_t requests = 0;
+};
+
+LoopResult TimedLoop(const Options &o, const Server &server, ZklClient &c,
+                     const std::function<void()> &cycle, const std::function<void()> &finish = {}) {
+  LoopResult r;
+  r.cpu.CalibrateIdle(200);
+  ServerProbe probe(server);
+  probe.Start();
+  uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
+  r.lat.Reserve(static_cast<size_t>(std::min<int64_t>(o.max_ops, 2000000)));
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  r.cpu.Start();
+  while (r.cycles < o.max_ops && NowNs() < deadline) {
+    int64_t t = NowNs();
+    cycle();
+    r.lat.Add(NowNs() - t);
+    ++r.cycles;
+  }
+  if (finish) finish();
+  r.cpu.Stop();
+  r.srv = probe.Stop();
+  r.requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
+  return r;
+}
+
+void PrintLoop(Json &j, LoopResult &r) {
+  double n = static_cast<double>(r.cycles);
+  AddThroughput(j, n, r.cpu.seconds(), r.lat);
+  j.Num("cpu_us_per_op", r.cpu.UsPerOp(n));
+  AddRequests(j, n, static_cast<double>(r.requests), r.srv);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Uncontended
+// ---------------------------------------------------------------------------
+
+void RowUncontended(const Options &o) {
+  Server server(o.servers);
+  std::string kind_name = KindName(o, "fair");
+  int kind = LockKind(kind_name);
+  int leases = Leases(o);
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "u-" + kind_name);
+  zkl_lock *l = NewLock(c.get(), path, kind, leases);
+  auto cycle_of = [&](zkl_lock *lock) {
+    return [&, lock] {
+      Check(zkl_lock_acquire(lock, kOwner, o.limit_ms), "acquire");
+      Check(zkl_lock_release(lock, kOwner), "release");
+    };
+  };
+  auto cycle = cycle_of(l);
+  for (int i = 0; i < 50; ++i) cycle();  // parents exist from now on
+  LoopResult r = TimedLoop(o, server, c, cycle);
+  WireCounts w = WirePhase(server, o, o.wire_cycles, [&](zkl_client *pc) {
+    zkl_lock *pl = NewLock(pc, path, kind, leases);
+    return std::function<void()>(cycle_of(pl));  // the handle dies with pc
+  });
+  zkl_lock_destroy(l);
+  Json j;
+  j.Str("row", "uncontended").Str("kind", kind_name);
+  PrintLoop(j, r);
+  AddWire(j, w, o.wire_cycles);
+  j.Print();
+}
+
+void RowUncontendedAsyncRelease(const Options &o) {
+  // One handle: acquire, then release asynchronously; the next acquire on
+  // the handle is ordered after the delete.
+  Server server(o.servers);
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "ua");
+  zkl_lock *l = NewLock(c.get(), path, ZKL_LOCK_FAIR);
+  struct Count {
+    int64_t cycles = 0, released = 0;
+  };
+  auto cycle_of = [&o](zkl_client *client, zkl_lock *lock, Count *n) {
+    return [&o, client, lock, n] {
+      Check(zkl_lock_acquire(lock, kOwner, o.limit_ms), "acquire");
+      Check(zkl_lock_release_async(lock, kOwner), "release_async");
+      ++n->cycles;
+      n->released += DrainEvents(client, ZKL_EVENT_RELEASED);
+    };
+  };
+  Count n;
+  auto cycle = cycle_of(c.get(), l, &n);
+  for (int i = 0; i < 50; ++i) cycle();
+  LoopResult r = TimedLoop(o, server, c, cycle, [&] {
+    // Every release is confirmed (RELEASED) before the clock stops.
+    int64_t deadline = NowNs() + o.limit_ms * 1000000;
+    while (n.released < n.cycles && NowNs() < deadline) {
+      if (c.WaitEvent({ZKL_EVENT_RELEASED}, 1000)) ++n.released;
+    }
+    if (n.released < n.cycles) Die("async release: RELEASED events missing");
+  });
+  Count wn;
+  WireCounts w = WirePhase(server, o, o.wire_cycles, [&](zkl_client *pc) {
+    zkl_lock *pl = NewLock(pc, path, ZKL_LOCK_FAIR);
+    return std::function<void()>(cycle_of(pc, pl, &wn));
+  });
+  zkl_lock_destroy(l);
+  Json j;
+  j.Str("row", "uncontended_async_release").Str("kind", "fair");
+  PrintLoop(j, r);
+  AddWire(j, w, o.wire_cycles);
+  j.Print();
+}
+
+void RowUncontendedTwoHandles(const Options &o) {
+  // Two handles of one client on one lock, used alternately: the acquire of
+  // one is pipelined behind the asynchronous release of the other.
+  Server server(o.servers);
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "u2");
+  zkl_lock *l[2] = {NewLock(c.get(), path, ZKL_LOCK_FAIR), NewLock(c.get(), path, ZKL_LOCK_FAIR)};
+  auto cycle_of = [&o](zkl_client *client, zkl_lock *a, zkl_lock *b) {
+    auto n = std::make_shared<int64_t>(0);
+    return [&o, client, a, b, n] {
+      zkl_lock *lock = (*n)++ % 2 == 0 ? a : b;
+      Check(zkl_lock_acquire(lock, kOwner, o.limit_ms), "acquire");
+      Check(zkl_lock_release_async(lock, kOwner), "release_async");
+      DrainEvents(client, ZKL_EVENT_RELEASED);
+    };
+  };
+  auto cycle = cycle_of(c.get(), l[0], l[1]);
+  for (int i = 0; i < 50; ++i) cycle();
+  LoopResult r = TimedLoop(o, server, c, cycle);
+  WireCounts w = WirePhase(server, o, o.wire_cycles, [&](zkl_client *pc) {
+    return std::function<void()>(
+        cycle_of(pc, NewLock(pc, path, ZKL_LOCK_FAIR), NewLock(pc, path, ZKL_LOCK_FAIR)));
+  });
+  zkl_lock_destroy(l[0]);
+  zkl_lock_destroy(l[1]);
+  Json j;
+  j.Str("row", "uncontended_two_handles").Str("kind", "fair");
+  PrintLoop(j, r);
+  AddWire(j, w, o.wire_cycles);
+  j.Print();
+}
+
+void RowElectionUncontended(const Options &o) {
+  Server server(o.servers);
+  std::string kind_name = KindName(o, "fair");
+  int kind = kind_name == "unfair" ? ZKL_ELECTION_UNFAIR : ZKL_ELECTION_FAIR;
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "e-" + kind_name);
+  auto make = [&](zkl_client *client) {
+    zkl_election_options eo;
+    zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
+    eo.kind = kind;
+    eo.id = "bench";
+    zkl_election *e = nullptr;
+    Check(zkl_election_new(client, path.c_str(), &eo, &e), "zkl_election_new");
+    return e;
+  };
+  auto cycle_of = [&o](zkl_election *e) {
+    return [&o, e] {
+      Check(zkl_election_campaign(e, o.limit_ms), "campaign");
+      Check(zkl_election_resign(e), "resign");
+    };
+  };
+  zkl_election *e = make(c.get());
+  auto cycle = cycle_of(e);
+  for (int i = 0; i < 50; ++i) cycle();
+  LoopResult r = TimedLoop(o, server, c, cycle);
+  WireCounts w = WirePhase(server, o, o.wire_cycles, [&](zkl_client *pc) {
+    return std::function<void()>(cycle_of(make(pc)));
+  });
+  zkl_election_destroy(e);
+  Json j;
+  j.Str("row", "election_uncontended").Str("kind", kind_name);
+  PrintLoop(j, r);
+  AddWire(j, w, o.wire_cycles);
+  j.Print();
+}
+
+// ---------------------------------------------------------------------------
+// Contended: N clients, one handle each, on one lock (or election)
+// ---------------------------------------------------------------------------
+
+namespace {
+
+struct Contender {
+  std::unique_ptr<ZklClient> client;
+  zkl_lock *lock = nullptr;
+  zkl_election *election = nullptr;
+  int kind = 0;
+  Samples wait, handoff;
+  int64_t acquisitions = 0;
+};
+
+struct ContendedSpec {
+  std::string row, kind_name;
+  bool election = false;
+  // Lock kind of contender i (elections: ZKL_ELECTION_*).
+  std::function<int(int)> kind_of;
+};
+
+void RunContended(const Options &o, const ContendedSpec &spec) {
+  Server server(o.servers);
+  std::string path = RunPath(o, "c-" + spec.kind_name);
+  int leases = Leases(o);
+  int64_t hold_us = HoldUs(o);
+  std::vector<Contender> cs(static_cast<size_t>(o.clients));
+  std::vector<ZklClient *> clients;
+  for (int i = 0; i < o.clients; ++i) {
+    Contender &x = cs[static_cast<size_t>(i)];
+    x.client = std::make_unique<ZklClient>(server.connect(), o.limit_ms);
+    clients.push_back(x.client.get());
+    x.kind = spec.kind_of(i);
+    if (spec.election) {
+      zkl_election_options eo;
+      zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
+      eo.kind = x.kind;
+      std::string id = "bench-" + std::to_string(i);
+      eo.id = id.c_str();
+      Check(zkl_election_new(x.client->get(), path.c_str(), &eo, &x.election), "election_new");
+    } else {
+      x.lock = NewLock(x.client->get(), path, x.kind, leases);
+    }
+  }
+  // Parents exist before the clock starts.
+  if (spec.election) {
+    Check(zkl_election_campaign(cs[0].election, o.limit_ms), "campaign");
+    Check(zkl_election_resign(cs[0].election), "resign");
+  } else {
+    Check(zkl_lock_acquire(cs[0].lock, kOwner, o.limit_ms), "acquire");
+    Check(zkl_lock_release(cs[0].lock, kOwner), "release");
+  }
+  bool exclusive = spec.election ? true : ExclusiveKind(spec.kind_of(0)) && ExclusiveKind(spec.kind_of(o.clients - 1));
+  if (spec.election || spec.kind_name == "semaphore") exclusive = spec.election;
+  CpuMeter cpu;
+  cpu.CalibrateIdle(200);
+  ServerProbe probe(server);
+  probe.Start();
+  uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
+  uint64_t watch0 = SumCounter(clients, ZKL_COUNTER_WATCH_EVENTS);
+  std::atomic<int64_t> last_release{0};
+  std::atomic<int> holders{0};
+  std::atomic<int> max_holders{0};
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int64_t per_client = o.max_ops / o.clients + 1;
+  cpu.Start();
+  std::vector<std::thread> threads;
+  for (auto &x : cs) {
+    threads.emplace_back([&, px = &x] {
+      Contender &me = *px;
+      zkl_client *c = me.client->get();
+      while (NowNs() < deadline && me.acquisitions < per_client) {
+        int64_t t0 = NowNs();
+        if (spec.election) {
+          // campaign() is the election's blocking acquire; its return is
+          // what a caller observes.
+          Check(zkl_election_campaign(me.election, o.limit_ms), "campaign");
+        } else {
+          Check(zkl_lock_acquire_async(me.lock, kOwner, o.limit_ms), "acquire_async");
+          int err = 0;
+          int type = me.client->WaitEvent({ZKL_EVENT_ACQUIRED, ZKL_EVENT_ACQUIRE_FAILED},
+                                          o.limit_ms + 1000, &err);
+          if (type != ZKL_EVENT_ACQUIRED) {
+            Die(std::string("contended acquire: ") + (type ? zkl_strerror(err) : "no event"));
+          }
+        }
+        int64_t t1 = NowNs();
+        int now_holding = holders.fetch_add(1) + 1;
+        int prev = max_holders.load();
+        while (now_holding > prev && !max_holders.compare_exchange_weak(prev, now_holding)) {
+        }
+        me.wait.Add(t1 - t0);
+        int64_t lr = last_release.load();
+        if (exclusive && lr != 0) me.handoff.Add(t1 - lr);
+        ++me.acquisitions;
+        if (hold_us > 0) {
+          int64_t until = NowNs() + hold_us * 1000;
+          while (NowNs() < until) {
+          }
+        }
+        holders.fetch_sub(1);
+        last_release.store(NowNs());
+        if (spec.election) {
+          Check(zkl_election_resign(me.election), "resign");
+        } else {
+          Check(zkl_lock_release(me.lock, kOwner), "release");
+        }
+        DrainEvents(c, 0);
+      }
+    });
+  }
+  for (auto &t : threads) t.join();
+  cpu.Stop();
+  ServerDelta srv = probe.Stop();
+  uint64_t requests = SumCounter(clients, ZKL_COUNTER_REQUESTS) - req0;
+  uint64_t watches = SumCounter(clients, ZKL_COUNTER_WATCH_EVENTS) - watch0;
+  Samples wait, handoff;
+  double total = 0;
+  Json j;
+  j.Str("row", spec.row).Str("kind", spec.kind_name).Int("clients", o.clients);
+  for (auto &x : cs) {
+    wait.Merge(x.wait);
+    handoff.Merge(x.handoff);
+    total += static_cast<double>(x.acquisitions);
+  }
+  AddThroughput(j, total, cpu.seconds(), wait);
+  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddRequests(j, total, static_cast<double>(requests), srv);
+  j.Num("watch_events_per_op", static_cast<double>(watches) / std::max(1.0, total));
+  if (exclusive) {
+    j.Num("handoff_p50_us", handoff.PercentileUs(50)).Num("handoff_p99_us", handoff.PercentileUs(99));
+  }
+  j.Int("max_concurrent_holders", max_holders.load());
+  if (spec.kind_name == "semaphore") j.Int("leases", leases);
+  if (spec.kind_name == "rw") {
+    double reads = 0, writes = 0;
+    Samples rw, ww;
+    for (auto &x : cs) {
+      (x.kind == ZKL_LOCK_READ ? reads : writes) += static_cast<double>(x.acquisitions);
+      (x.kind == ZKL_LOCK_READ ? rw : ww).Merge(x.wait);
+    }
+    j.Num("read_ops", reads).Num("write_ops", writes);
+    j.Num("read_wait_p50_us", rw.PercentileUs(50)).Num("write_wait_p50_us", ww.PercentileUs(50));
+  }
+  if (hold_us > 0) j.Int("hold_us", hold_us);
+  j.Print();
+  for (auto &x : cs) {
+    if (x.lock) zkl_lock_destroy(x.lock);
+    if (x.election) zkl_election_destroy(x.election);
+  }
+}
+
+}  // namespace
+
+void RowContended(const Options &o) {
+  ContendedSpec spec;
+  spec.row = "contended";
+  spec.kind_name = KindName(o, "fair");
+  if (spec.kind_name == "rw") {
+    spec.kind_of = [](int i) { return i % 2 == 0 ? ZKL_LOCK_READ : ZKL_LOCK_WRITE; };
+  } else {
+    int kind = LockKind(spec.kind_name);
+    spec.kind_of = [kind](int) { return kind; };
+  }
+  RunContended(o, spec);
+}
+
+void RowRwContended(const Options &o) {
+  Options copy = o;
+  copy.extra["kind"] = "rw";
+  RowContended(copy);
+}
+
+void RowElectionContended(const Options &o) {
+  ContendedSpec spec;
+  spec.row = "election_contended";
+  spec.kind_name = KindName(o, "fair");
+  spec.election = true;
+  int kind = spec.kind_name == "unfair" ? ZKL_ELECTION_UNFAIR : ZKL_ELECTION_FAIR;
+  spec.kind_of = [kind](int) { return kind; };
+  RunContended(o, spec);
+}
+
+// ---------------------------------------------------------------------------
+// Many locks
+// ---------------------------------------------------------------------------
+
+void RowManyLocksClients(const Options &o) {
+  // N clients, each cycling its own lock (blocking acquire, release).
+  Server server(o.servers);
+  std::vector<std::unique_ptr<ZklClient>> owned;
+  std::vector<ZklClient *> clients;
+  std::vector<zkl_lock *> locks;
+  std::string base = RunPath(o, "m");
+  for (int i = 0; i < o.clients; ++i) {
+    owned.push_back(std::make_unique<ZklClient>(server.connect(), o.limit_ms));
+    clients.push_back(owned.back().get());
+    locks.push_back(NewLock(owned.back()->get(), base + "/lock-" + std::to_string(i), ZKL_LOCK_FAIR));
+    for (int k = 0; k < 20; ++k) {
+      Check(zkl_lock_acquire(locks.back(), kOwner, o.limit_ms), "acquire");
+      Check(zkl_lock_release(locks.back(), kOwner), "release");
+    }
+  }
+  CpuMeter cpu;
+  cpu.CalibrateIdle(200);
+  ServerProbe probe(server);
+  probe.Start();
+  uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
+  std::vector<Samples> lat(static_cast<size_t>(o.clients));
+  std::vector<int64_t> cycles(static_cast<size_t>(o.clients), 0);
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int64_t per_client = o.max_ops / o.clients + 1;
+  cpu.Start();
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < locks.size(); ++i) {
+    threads.emplace_back([&, i] {
+      while (cycles[i] < per_client && NowNs() < deadline) {
+        int64_t t = NowNs();
+        Check(zkl_lock_acquire(locks[i], kOwner, o.limit_ms), "acquire");
+        Check(zkl_lock_release(locks[i], kOwner), "release");
+        lat[i].Add(NowNs() - t);
+        ++cycles[i];
+      }
+    });
+  }
+  for (auto &t : threads) t.join();
+  cpu.Stop();
+  ServerDelta srv = probe.Stop();
+  uint64_t requests = SumCounter(clients, ZKL_COUNTER_REQUESTS) - req0;
+  Samples all;
+  double total = 0;
+  for (size_t i = 0; i < lat.size(); ++i) {
+    all.Merge(lat[i]);
+    total += static_cast<double>(cycles[i]);
+  }
+  Json j;
+  j.Str("row", "many_locks_clients").Str("kind", "fair").Int("clients", o.clients).Int("locks", o.clients);
+  AddThroughput(j, total, cpu.seconds(), all);
+  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddRequests(j, total, static_cast<double>(requests), srv);
+  j.Print();
+  for (zkl_lock *l : locks) zkl_lock_destroy(l);
+}
+
+namespace {
+
+struct AsyncLoop {
+  const Options *o = nullptr;
+  std::atomic<bool> stopping{false};
+  int64_t cycles = 0, cycles_in_window = 0, released = 0, failed = 0;
+  int outstanding = 0;  // handles with an acquire pending
+  Samples lat;
+  struct Slot {
+    AsyncLoop *loop;
+    zkl_lock *lock = nullptr;
+    int64_t t0 = 0;
+  };
+  std::vector<std::unique_ptr<Slot>> slots;
+
+  static void OnEvent(const zkl_event *ev, void *ud) {
+    auto *s = static_cast<Slot *>(ud);
+    AsyncLoop *loop = s->loop;
+    switch (zkl_event_type(ev)) {
+      case ZKL_EVENT_ACQUIRED: {
+        int64_t now = NowNs();
+        loop->lat.Add(now - s->t0);
+        ++loop->cycles;
+        if (!loop->stopping.load()) ++loop->cycles_in_window;
+        Check(zkl_lock_release_async(s->lock, kOwner), "release_async");
+        if (loop->stopping.load()) {
+          --loop->outstanding;
+        } else {
+          // Ordered after the delete by the handle itself.
+          s->t0 = now;
+          Check(zkl_lock_acquire_async(s->lock, kOwner, loop->o->limit_ms), "acquire_async");
+        }
+        break;
+      }
+      case ZKL_EVENT_RELEASED:
+        ++loop->released;
+        break;
+      case ZKL_EVENT_ACQUIRE_FAILED:
+        ++loop->failed;
+        --loop->outstanding;
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+}  // namespace
+
+void RowAsyncManyLocks(const Options &o) {
+  // One client, M locks cycled concurrently through the async API; the
+  // events are dispatched on this thread.
+  Server server(o.servers);
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string base = RunPath(o, "a");
+  AsyncLoop loop;
+  loop.o = &o;
+  for (int i = 0; i < o.locks; ++i) {
+    auto s = std::make_unique<AsyncLoop::Slot>();
+    s->loop = &loop;
+    s->lock = NewLock(c.get(), base + "/lock-" + std::to_string(i), ZKL_LOCK_FAIR, 2,
+                      &AsyncLoop::OnEvent, s.get());
+    loop.slots.push_back(std::move(s));
+  }
+  int fd = zkl_client_fd(c.get());
+  auto run = [&](int64_t duration_ms, int64_t max_cycles) {
+    loop.stopping = false;
+    loop.cycles = loop.cycles_in_window = loop.released = loop.failed = 0;
+    loop.outstanding = 0;
+    int64_t start = NowNs();
+    for (auto &s : loop.slots) {
+      s->t0 = NowNs();
+      Check(zkl_lock_acquire_async(s->lock, kOwner, o.limit_ms), "acquire_async");
+      ++loop.outstanding;
+    }
+    int64_t deadline = start + duration_ms * 1000000;
+    int64_t hard = deadline + o.limit_ms * 1000000;
+    int64_t window_end = 0;
+    while (NowNs() < hard) {
+      if (!loop.stopping && (NowNs() >= deadline || loop.cycles >= max_cycles)) {
+        loop.stopping = true;
+        window_end = NowNs();
+      }
+      if (loop.stopping && loop.outstanding == 0 && loop.released >= loop.cycles) break;
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 20) > 0) zkl_client_dispatch(c.get(), 0);
+    }
+    if (loop.outstanding != 0 || loop.released < loop.cycles) Die("async many locks: did not drain");
+    if (loop.failed) Die("async many locks: acquires failed");
+    return static_cast<double>(window_end - start) / 1e9;
+  };
+  run(300, 1 << 30);  // parents exist, JIT-warm paths
+  CpuMeter cpu;
+  cpu.CalibrateIdle(200);
+  ServerProbe probe(server);
+  probe.Start();
+  uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
+  loop.lat = Samples();
+  cpu.Start();
+  double window = run(o.duration_ms, o.max_ops);
+  cpu.Stop();
+  ServerDelta srv = probe.Stop();
+  uint64_t requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
+  double total = static_cast<double>(loop.cycles);
+  Json j;
+  j.Str("row", "async_many_locks").Str("kind", "fair").Int("locks", o.locks);
+  AddThroughput(j, static_cast<double>(loop.cycles_in_window), window, loop.lat);
+  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddRequests(j, total, static_cast<double>(requests), srv);
+  j.Num("server_writes_per_s", srv.writes / cpu.seconds());
+  j.Print();
+  for (auto &s : loop.slots) zkl_lock_destroy(s->lock);
+}
+
+}  // namespace bench
