@@ -4,6 +4,8 @@ import itertools
 import os
 import shlex
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -130,18 +132,55 @@ def node_names(client, path, kind=zkl.LockKind.FAIR):
         return []
 
 
-def expire_session(servers, client):
-    """Expires `client`'s session for real: a second session with the same id
-    and password (kazoo), closed, makes the server end it."""
-    from kazoo.client import KazooClient
+def expire_session(servers, client, timeout=20.0):
+    """Expires `client`'s session for real: connects to the server as that
+    session (same id and password) and closes it, as kazoo's
+    KazooClient(client_id=...) would. Taking the session over makes the
+    server drop the original connection, and if the original client
+    reconnects before the close goes out it takes the session back; so this
+    pipelines connect + closeSession on one socket and repeats until the
+    server confirms the close or answers that the session is expired."""
+    sid, passwd = client.session_id, client.session_password
+    assert sid != 0
+    host, port = servers.split(",")[0].rsplit(":", 1)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if _close_session_once((host, int(port)), sid, passwd):
+                return
+        except OSError:
+            pass
+    raise AssertionError(f"could not expire session 0x{sid:x} within {timeout}s")
 
-    kz = KazooClient(hosts=servers, client_id=(client.session_id, client.session_password),
-                     timeout=10)
-    kz.start(timeout=20)
-    try:
-        kz.stop()
-    finally:
-        kz.close()
+
+def _close_session_once(addr, sid, passwd):
+    # ZooKeeper's wire format (jute): a 4-byte length before each packet.
+    connect = struct.pack(">iqiqi", 0, 0, 30000, sid, len(passwd)) + passwd + b"\x00"
+    close = struct.pack(">ii", 1, -11)  # xid 1, OpCode.closeSession
+    with socket.create_connection(addr, timeout=5) as s:
+        s.sendall(struct.pack(">i", len(connect)) + connect + struct.pack(">i", len(close)) + close)
+        reply = _read_packet(s)
+        _, session_timeout, got_sid = struct.unpack(">iiq", reply[:16])
+        if session_timeout <= 0 or got_sid != sid:
+            return True  # already expired
+        header = _read_packet(s)
+        xid, _, err = struct.unpack(">iqi", header[:16])
+        return xid == 1 and err == 0
+
+
+def _read_packet(s):
+    (n,) = struct.unpack(">i", _read_exactly(s, 4))
+    return _read_exactly(s, n)
+
+
+def _read_exactly(s, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError("closed by the server")
+        buf += chunk
+    return buf
 
 
 def _zkl_flags():

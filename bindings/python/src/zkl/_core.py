@@ -649,6 +649,7 @@ class Lock(_Handle):
         self.owner = _new_owner() if owner is None else _owner_token(owner)
         self._pending: Deque[_Pending] = collections.deque()
         self._lost_waiters: List[asyncio.Future] = []
+        self._lost: Optional[Event] = None  # LOST of the current/last hold
         super().__init__(client, path, h, listener)
 
     def __repr__(self) -> str:
@@ -671,6 +672,7 @@ class Lock(_Handle):
         No node is left behind on failure."""
         check(_c.zkl_lock_acquire(self._handle(), self._owner(owner), self._timeout(timeout)),
               f"acquire {self.path}")
+        self._lost = None
         return self._token_or_zero()
 
     def try_acquire(self, *, owner: Optional[int] = None) -> bool:
@@ -679,6 +681,7 @@ class Lock(_Handle):
         if rc == _EAGAIN:
             return False
         check(rc, f"try_acquire {self.path}")
+        self._lost = None
         return True
 
     def release(self, *, owner: Optional[int] = None, wait: bool = True) -> None:
@@ -788,19 +791,24 @@ class Lock(_Handle):
                 if t == EventType.ACQUIRED and not slot.undone:
                     self._undo(slot.owner)
             elif t == EventType.ACQUIRED:
+                self._lost = None
                 fut.set_result(event.fencing_token)
             else:
                 fut.set_exception(error_for(event.error, f"acquire {self.path}"))
         elif t == EventType.LOST:
+            self._lost = event
             waiters, self._lost_waiters = self._lost_waiters, []
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(event)
 
     async def until_lost(self) -> Event:
-        """Waits (on the loop) for this lock's next LOST event and returns it."""
+        """Waits (on the loop) until this lock is lost and returns the LOST
+        event; at once if the current hold was lost already."""
         loop = self._client.attach()
         self._handle()
+        if self._lost is not None:
+            return self._lost
         fut = loop.create_future()
         self._lost_waiters.append(fut)
         try:
