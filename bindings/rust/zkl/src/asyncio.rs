@@ -283,10 +283,14 @@ impl Drop for Acquire {
                 // Still pending in libzkl (no other acquire of this handle
                 // can have started: starts take the router lock, and libzkl
                 // refuses a second one while ours runs) — or answered but not
-                // yet taken from the queue. Either way its answer is the next
-                // for this ticket: a success is released when it arrives.
-                unsafe { sys::zkl_lock_cancel(self.lock.raw()) };
+                // yet taken from the queue. Either way the next answer filed
+                // for this handle is ours: mark it abandoned (a success is
+                // then released), cancel, and file again. libzkl queues the
+                // answer in the same step that ends the request, so after the
+                // cancel it is in the queue whatever the race.
                 slot.abandoned.insert(ticket, self.owner);
+                unsafe { sys::zkl_lock_cancel(self.lock.raw()) };
+                inner.drain(&mut st);
             }
         }
     }
