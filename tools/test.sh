@@ -26,6 +26,13 @@ ZKL_BIN=$ZKL_PREFIX/bin/zkl
 # Pinned test dependencies, in a venv of their own.
 venv=$root/build/tools-venv
 if [ ! -x "$venv/bin/python" ]; then
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    # Debian's python3 ships venv support separately.
+    echo "tools: installing python3-venv" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
+  fi
   python3 -m venv "$venv"
 fi
 if ! cmp -s "$here/tests/requirements.txt" "$venv/requirements.txt" 2>/dev/null; then
