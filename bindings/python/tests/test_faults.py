@@ -1,0 +1,93 @@
+"""Session trouble on a server of this module's own (paused for real):
+SUSPENDED then RESTORED, and SUSPENDED then LOST by the client-side deadline,
+delivered on the asyncio loop; and a blocking holder learning of the loss
+through is_held and LockLost."""
+import asyncio
+
+import pytest
+
+import zkl
+from conftest import connect, wait_until
+
+
+def run(coro, timeout=90):
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def next_event(queue, types, timeout=30):
+    while True:
+        ev = await asyncio.wait_for(queue.get(), timeout)
+        if ev.type in types:
+            return ev
+
+
+def test_suspended_then_restored(zk_private, path):
+    async def main():
+        async with zkl.Client(zk_private.connect, session_timeout=6.0) as c:
+            await c.wait_connected_async(20)
+            queue = asyncio.Queue()
+            lock = c.lock(path, timeout=5, listener=queue.put_nowait)
+            token = await lock.acquire_async()
+            zk_private.pause()
+            try:
+                ev = await next_event(queue, {zkl.EventType.SUSPENDED, zkl.EventType.LOST})
+                assert ev.type == zkl.EventType.SUSPENDED
+                assert not lock.is_held  # never "yes" while suspended
+            finally:
+                zk_private.resume()
+            ev = await next_event(queue, {zkl.EventType.RESTORED, zkl.EventType.LOST})
+            assert ev.type == zkl.EventType.RESTORED
+            assert lock.is_held and lock.fencing_token == token
+            await asyncio.get_running_loop().run_in_executor(None, lock.release)
+
+    run(main())
+
+
+def test_suspended_then_lost_by_deadline(zk_private, path):
+    async def main():
+        async with zkl.Client(zk_private.connect, session_timeout=2.0, lost_after=0.3) as c:
+            await c.wait_connected_async(20)
+            queue = asyncio.Queue()
+            sessions = []
+            c.add_listener(lambda e: e.type == zkl.EventType.SESSION and sessions.append(e.session_state))
+            lock = c.lock(path, timeout=5, listener=queue.put_nowait)
+            await lock.acquire_async()
+            zk_private.pause()
+            try:
+                ev = await next_event(queue, {zkl.EventType.SUSPENDED})
+                ev = await next_event(queue, {zkl.EventType.LOST, zkl.EventType.RESTORED})
+                assert ev.type == zkl.EventType.LOST
+                assert isinstance(ev.exception, zkl.SessionLost)
+                assert not lock.is_held
+            finally:
+                zk_private.resume()
+            assert zkl.SessionState.SUSPENDED in sessions and zkl.SessionState.LOST in sessions
+            with pytest.raises(zkl.LockLost):
+                lock.release()
+            await c.wait_connected_async(30)  # a new session
+            assert await lock.acquire_async(timeout=10) > 0
+            lock.release()
+
+    run(main())
+
+
+def test_blocking_holder_sees_loss(zk_private, path):
+    c = connect(zk_private.connect, session_timeout=2.0, lost_after=0.3)
+    try:
+        lock = c.lock(path, timeout=5)
+        lock.acquire()
+        zk_private.pause()
+        try:
+            # Nobody dispatches events here: is_held turns false by itself as
+            # soon as the client cannot be sure.
+            wait_until(lambda: not lock.is_held, timeout=20, what="is_held false")
+            wait_until(lambda: c.state == zkl.SessionState.LOST, timeout=20, what="session LOST")
+        finally:
+            zk_private.resume()
+        with pytest.raises(zkl.LockLost):
+            lock.release()
+        c.wait_connected(30)
+        with lock:
+            assert lock.is_held
+    finally:
+        c.close()
