@@ -212,8 +212,13 @@ impl Lock {
         &self.inner.client
     }
 
+    /// The loss count before an acquisition: taken after filing every
+    /// pending event, so that a LOST of an earlier hold (queued before a new
+    /// acquire can start) is not counted against the new one.
     fn lost_gen(&self) -> u64 {
-        let st = self.inner.client.inner.router.lock();
+        let inner = &self.inner.client.inner;
+        let mut st = inner.router.lock();
+        inner.drain(&mut st);
         st.slots.get(&(self.raw() as usize)).map_or(0, |s| s.lost_gen)
     }
 
@@ -369,6 +374,11 @@ impl LockGuard {
     /// lost meanwhile.
     pub fn release_blocking(mut self) -> Result<()> {
         self.armed = false;
+        if self.lost_error().is_some() && self.lock.hold_count() > 0 {
+            // Lost, and the handle was acquired again since: that hold is
+            // not this guard's to release.
+            return Err(Error::Lost);
+        }
         self.lock.release_blocking_as(self.owner)
     }
 
@@ -382,7 +392,9 @@ impl LockGuard {
 
 impl Drop for LockGuard {
     fn drop(&mut self) {
-        if self.armed {
+        // A guard whose hold was lost releases nothing: the handle may hold
+        // again (a newer acquisition) by the same owner.
+        if self.armed && self.lost_error().is_none() {
             // Sends the delete and returns at once; a later acquire on the
             // same client is ordered after it by ZooKeeper.
             unsafe { sys::zkl_lock_release_async(self.lock.raw(), self.owner) };
