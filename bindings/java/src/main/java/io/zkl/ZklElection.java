@@ -203,7 +203,10 @@ public final class ZklElection extends Target implements AutoCloseable {
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
-        // The participant could not stay in the election (e.g. ACL, closed).
+        // ECANCELED answers our own resign (its waiters already failed, and
+        // a later campaign must not see it); other errors mean the
+        // participant could not stay in the election (e.g. ACL, closed).
+        if (e.error == ZklNativeConstants.ZKL_ECANCELED) break;
         running.set(false);
         ZklException cause = ZklException.of(e.error, "election " + path);
         failWaiters(cause);

@@ -1,0 +1,183 @@
+package io.zkl;
+
+import static io.zkl.TestSupport.T;
+import static io.zkl.TestSupport.awaitChildren;
+import static io.zkl.TestSupport.children;
+import static io.zkl.TestSupport.connect;
+import static io.zkl.TestSupport.uniquePath;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(ZkServerExtension.class)
+class FairLockTest {
+
+  @Test
+  void acquireReleaseAndFencingTokensIncrease() throws Exception {
+    String path = uniquePath("fair");
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path)) {
+      long first;
+      try (Hold h = lock.acquire(T)) {
+        assertTrue(lock.isHeld());
+        assertTrue(h.isHeld());
+        assertEquals(1, lock.holdCount());
+        first = h.fencingToken();
+        assertEquals(first, lock.fencingToken());
+        assertTrue(first > 0);
+        List<String> kids = children(path);
+        assertEquals(1, kids.size());
+        assertTrue(kids.get(0).startsWith("_c_") && kids.get(0).contains("-lock-"), kids.toString());
+      }
+      assertFalse(lock.isHeld());
+      assertEquals(0, lock.holdCount());
+      assertTrue(children(path).isEmpty(), "release deletes the node before returning");
+      assertThrows(NotHeldException.class, lock::fencingToken);
+      try (Hold h = lock.acquire(T)) {
+        assertTrue(h.fencingToken() > first, "tokens strictly increase");
+      }
+    }
+  }
+
+  @Test
+  void secondClientWaitsTimesOutAndGetsItAfterRelease() throws Exception {
+    String path = uniquePath("fair-two");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklLock la = a.lock(path); ZklLock lb = b.lock(path)) {
+      Hold ha = la.acquire(T);
+      assertEquals(Optional.empty(), lb.tryAcquire());
+      assertEquals(1, children(path).size(), "a failed try leaves no node");
+      long t0 = System.nanoTime();
+      assertThrows(ZklTimeoutException.class, () -> lb.acquire(Duration.ofMillis(300)));
+      assertTrue(System.nanoTime() - t0 >= 250_000_000L, "waited for the timeout");
+      assertEquals(1, children(path).size(), "a timed out acquire leaves no node");
+
+      AcquireFuture f = lb.acquireAsync(T);
+      awaitChildren(path, 2);
+      assertFalse(f.isDone());
+      ha.close();
+      Hold hb = f.get();  // dispatches b's events on this thread
+      assertTrue(hb.fencingToken() > ha.fencingToken());
+      assertTrue(lb.isHeld());
+      assertFalse(la.isHeld());
+      hb.close();
+    }
+  }
+
+  @Test
+  void cancelLeavesNoNode() throws Exception {
+    String path = uniquePath("fair-cancel");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklLock la = a.lock(path); ZklLock lb = b.lock(path)) {
+      try (Hold ha = la.acquire(T)) {
+        AcquireFuture f = lb.acquireAsync(null);
+        awaitChildren(path, 2);
+        assertTrue(f.cancel(true));
+        assertTrue(f.isCancelled());
+        assertThrows(CancellationException.class, f::join);
+        awaitChildren(path, 1);
+        assertEquals(1, children(path).size());
+        assertTrue(ha.isHeld());
+      }
+      awaitChildren(path, 0);
+      // The handle is usable again after a cancel (the stale failure event is
+      // matched to the cancelled future, not to the next one).
+      try (Hold hb = lb.acquire(T)) {
+        assertTrue(lb.isHeld());
+        assertTrue(hb.fencingToken() > 0);
+      }
+    }
+  }
+
+  @Test
+  void cancelAfterGrantReleasesIt() throws Exception {
+    String path = uniquePath("fair-cancel-granted");
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path)) {
+      AcquireFuture f = lock.acquireAsync(T);
+      // Wait until libzkl has granted it, without dispatching its event
+      // (isHeld asks libzkl directly; there is no event to wait on here).
+      long deadline = System.nanoTime() + T.toNanos();
+      while (!lock.isHeld()) {
+        assertTrue(System.nanoTime() < deadline, "granted in time");
+        Thread.sleep(5);
+      }
+      assertFalse(f.isDone());
+      assertTrue(f.cancel(true));
+      // The grant's event, when dispatched, gives the hold back.
+      while (lock.holdCount() > 0) {
+        assertTrue(System.nanoTime() < deadline, "released in time");
+        c.poll(Duration.ofMillis(100));
+      }
+      assertFalse(lock.isHeld());
+      awaitChildren(path, 0);
+      try (Hold h = lock.acquire(T)) {
+        assertTrue(h.isHeld());
+      }
+    }
+  }
+
+  @Test
+  void interruptCancelsABlockingAcquire() throws Exception {
+    String path = uniquePath("fair-interrupt");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklLock la = a.lock(path); ZklLock lb = b.lock(path);
+         Hold ha = la.acquire(T)) {
+      Thread me = Thread.currentThread();
+      Thread interrupter = new Thread(() -> {
+        try {
+          awaitChildren(path, 2);
+        } catch (Exception e) {
+          throw new RuntimeException(e);
+        }
+        me.interrupt();
+      });
+      interrupter.start();
+      assertThrows(AcquireCanceledException.class, () -> lb.acquire(null));
+      assertTrue(Thread.interrupted(), "the interrupt flag is kept");
+      interrupter.join();
+      awaitChildren(path, 1);
+      assertTrue(ha.isHeld());
+    }
+  }
+
+  @Test
+  void closingTheLockReleasesIt() throws Exception {
+    String path = uniquePath("fair-close");
+    try (ZklClient c = connect()) {
+      ZklLock lock = c.lock(path);
+      Hold h = lock.acquire(T);
+      lock.close();
+      assertFalse(lock.isHeld());
+      h.close();  // no-op: the lock's close released it
+      awaitChildren(path, 0);
+      assertThrows(ClosedException.class, () -> lock.acquire(T));
+    }
+  }
+
+  @Test
+  void closingTheClientFailsPendingAcquires() throws Exception {
+    String path = uniquePath("fair-client-close");
+    try (ZklClient a = connect(); ZklLock la = a.lock(path); Hold ha = la.acquire(T)) {
+      ZklClient b = connect();
+      ZklLock lb = b.lock(path);
+      AcquireFuture f = lb.acquireAsync(null);
+      awaitChildren(path, 2);
+      b.close();
+      assertThrows(ClosedException.class, () -> c(f));
+      assertThrows(ClosedException.class, () -> lb.tryAcquire());
+      awaitChildren(path, 1);
+      assertTrue(ha.isHeld());
+    }
+  }
+
+  private static Hold c(AcquireFuture f) {
+    return f.result();
+  }
+}

@@ -1,0 +1,121 @@
+package io.zkl;
+
+import static io.zkl.TestSupport.T;
+import static io.zkl.TestSupport.awaitChildren;
+import static io.zkl.TestSupport.connect;
+import static io.zkl.TestSupport.expireSession;
+import static io.zkl.TestSupport.uniquePath;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(ZkServerExtension.class)
+class SessionLossTest {
+
+  @Test
+  void lostOnRealSessionExpiry() throws Exception {
+    String path = uniquePath("expiry");
+    List<SessionState> states = new CopyOnWriteArrayList<>();
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path)) {
+      c.addSessionListener((cl, s) -> states.add(s));
+      CompletableFuture<ZklException> lost = new CompletableFuture<>();
+      lock.addListener(new LockListener() {
+        @Override
+        public void onLost(ZklLock l, ZklException cause) {
+          lost.complete(cause);
+        }
+      });
+      Hold h = lock.acquire(T);
+      long oldSession = c.sessionId();
+      expireSession(c);
+      ZklException cause = c.await(lost, T);  // dispatches on this thread
+      assertInstanceOf(SessionLostException.class, cause);
+      assertFalse(lock.isHeld());
+      assertFalse(h.isHeld());
+      assertThrows(LockLostException.class, h::close, "releasing a lost hold says so");
+      assertTrue(states.contains(SessionState.LOST), states.toString());
+
+      // The client carries on with a new session.
+      c.awaitConnected(T);
+      try (Hold h2 = lock.acquire(T)) {
+        assertNotEquals(oldSession, c.sessionId());
+        assertTrue(h2.fencingToken() > h.fencingToken());
+      }
+      awaitChildren(path, 0);
+    }
+  }
+
+  @Test
+  void lostIsDeliveredByTheDispatcherThread() throws Exception {
+    String path = uniquePath("expiry-thread");
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path)) {
+      CompletableFuture<String> lostOn = new CompletableFuture<>();
+      lock.addListener(new LockListener() {
+        @Override
+        public void onLost(ZklLock l, ZklException cause) {
+          lostOn.complete(Thread.currentThread().getName());
+        }
+      });
+      c.startDispatcherThread();
+      Hold h = lock.acquire(T);
+      expireSession(c);
+      // A plain get: nothing on this thread dispatches.
+      assertTrue(lostOn.get(T.toMillis(), TimeUnit.MILLISECONDS).startsWith("zkl-dispatcher"));
+      assertFalse(h.isHeld());
+      c.stopDispatcherThread();
+    }
+  }
+
+  @Test
+  void suspendedThenLostBeforeTheServerSaysSo() throws Exception {
+    // A server of its own, paused: the client declares the session lost on
+    // its own deadline (a quarter of the session timeout after the
+    // disconnect), while the server (paused) has not expired anything.
+    ZkServerExtension.Server server =
+        ZkServerExtension.Server.start(TestSupport.workDir().resolve("zk-pause-" + ProcessHandle.current().pid()));
+    try (ZklClient c = ZklClient.builder(server.connect).sessionTimeout(Duration.ofSeconds(4))
+             .connectTimeout(T).connect();
+         ZklLock lock = c.lock(uniquePath("suspend"))) {
+      List<String> seen = new CopyOnWriteArrayList<>();
+      CompletableFuture<ZklException> lost = new CompletableFuture<>();
+      lock.addListener(new LockListener() {
+        @Override
+        public void onSuspended(ZklLock l) {
+          seen.add("suspended");
+        }
+
+        @Override
+        public void onLost(ZklLock l, ZklException cause) {
+          seen.add("lost");
+          lost.complete(cause);
+        }
+      });
+      Hold h = lock.acquire(T);
+      server.pause();
+      try {
+        long t0 = System.nanoTime();
+        ZklException cause = c.await(lost, T);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertInstanceOf(SessionLostException.class, cause);
+        assertEquals(List.of("suspended", "lost"), seen);
+        assertTrue(ms < 4000 + 1000, "lost within the session timeout (took " + ms + " ms)");
+        assertFalse(h.isHeld());
+      } finally {
+        server.resume();
+      }
+    } finally {
+      server.close();
+    }
+  }
+}
