@@ -163,12 +163,19 @@ class Zkl:
             p.kill()
 
 
-def start_server(d):
+def start_server(d, attempts=3):
+    """Starts a standalone server in directory d; returns its connect string.
+    Retries: on a busy machine a JVM may be slow to come up."""
     env = dict(os.environ, ZK_OWNER_PID=str(os.getpid()))
-    r = subprocess.run([ZK_SERVER, "start", d], capture_output=True, text=True, timeout=90, env=env)
-    if r.returncode != 0:
-        raise RuntimeError(f"zk-server start failed: {r.stderr}")
-    return r.stdout.strip().splitlines()[-1]
+    errors = []
+    for _ in range(attempts):
+        r = subprocess.run([ZK_SERVER, "start", d], capture_output=True, text=True, timeout=120,
+                           env=env)
+        if r.returncode == 0:
+            return r.stdout.strip().splitlines()[-1]
+        errors.append(r.stderr.strip())
+        subprocess.run([ZK_SERVER, "kill", d], capture_output=True, timeout=60)
+    raise RuntimeError("zk-server start failed: " + "\n---\n".join(errors))
 
 
 def zk_server(cmd, d):

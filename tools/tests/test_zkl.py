@@ -1,7 +1,9 @@
 """Tests of the `zkl` command against a real ZooKeeper server (no mocks)."""
 import json
 import os
+import pty
 import re
+import select
 import signal
 import subprocess
 import time
@@ -518,3 +520,54 @@ def test_elect_unfair_and_leader_watch(zkl, path):
     watch.expect("^-$")
     watch.signal(signal.SIGTERM)
     assert watch.wait() == 0
+
+
+@pytest.mark.parametrize("mode", [[], ["--foreground"]], ids=["own-group", "foreground"])
+def test_terminal_ctrl_c_reaches_command_once(zkl, path, mode):
+    """^C on a terminal: the command gets exactly one SIGINT in both modes
+    (own group: zkl forwards it; --foreground: the terminal sends it to
+    both, and zkl does not forward it again). A second SIGINT sent at the
+    same moment may coalesce with the first, so this is no proof against
+    double delivery, only that ^C works in both modes."""
+    script = ("n=0; trap 'n=$((n+1)); echo GOT-INT $n' INT; trap 'echo USR1 $n; exit 4' USR1; "
+              "echo HELD; " + LOOP)
+    pid, master = pty.fork()
+    if pid == 0:  # child: a session of its own with the pty as terminal
+        try:
+            os.execve(ZKL_BIN, [ZKL_BIN, "lock", *mode, path, "--", "bash", "-c", script], zkl.env)
+        finally:
+            os._exit(127)
+    out = []
+
+    def read_until(pattern, timeout=15):
+        deadline = time.monotonic() + timeout
+        buf = ""
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    chunk = os.read(master, 4096).decode(errors="replace")
+                except OSError:
+                    break
+                buf += chunk
+                out.append(chunk)
+                if re.search(pattern, buf):
+                    return buf
+        raise AssertionError(f"no {pattern!r} on the terminal within {timeout}s: {''.join(out)!r}")
+
+    try:
+        read_until("HELD")
+        os.write(master, b"\x03")  # ^C
+        read_until(r"GOT-INT 1")
+        os.kill(pid, signal.SIGUSR1)  # forwarded after any SIGINT zkl would forward
+        text = read_until(r"USR1 \d")
+        assert "USR1 1" in text, "".join(out)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 4, (status, "".join(out))
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(master)
