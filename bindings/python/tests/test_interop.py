@@ -2,6 +2,7 @@
 (zkl-hold) exclude each other with strictly increasing fencing tokens; a
 kazoo Lock and a zkl fair lock exclude each other on one path."""
 import os
+import re
 import select
 import subprocess
 import sys
@@ -88,9 +89,8 @@ def test_example_runs(zk, path):
                           "--path", path, "--rounds", "2", "--hold", "0.05"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    holds = [ln for ln in out.stdout.splitlines() if "fencing token" in ln]
-    assert len(holds) == 4
-    tokens = [int(ln.rsplit(" ", 1)[1]) for ln in holds]
+    tokens = [int(t) for t in re.findall(r"fencing token (\d+)", out.stdout)]
+    assert len(tokens) == 4, out.stdout
     assert tokens == sorted(tokens) and len(set(tokens)) == 4
 
 
