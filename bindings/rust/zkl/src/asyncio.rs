@@ -98,19 +98,27 @@ impl Waiter {
             }
             st.wakers.insert(self.id, cx.waker().clone());
         }
-        if self.pump.is_none() {
-            match pump(self.client.inner.clone()) {
-                Ok(p) => self.pump = Some(p),
-                Err(e) => return Poll::Ready(Err(e)),
+        // A pump that fails (e.g. the runtime its fd was registered with is
+        // gone) is replaced once, registered with the current runtime.
+        for retry in [false, true] {
+            if self.pump.is_none() {
+                match pump(self.client.inner.clone()) {
+                    Ok(p) => self.pump = Some(p),
+                    Err(e) => return Poll::Ready(Err(e)),
+                }
+            }
+            match self.pump.as_mut().map(|p| p.as_mut().poll(cx)) {
+                Some(Poll::Ready(Err(e))) => {
+                    self.pump = None;
+                    *self.client.inner.async_fd.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    if retry {
+                        return Poll::Ready(Err(e.into()));
+                    }
+                }
+                _ => return Poll::Pending,
             }
         }
-        match self.pump.as_mut().map(|p| p.as_mut().poll(cx)) {
-            Some(Poll::Ready(Err(e))) => {
-                self.pump = None;
-                Poll::Ready(Err(e.into()))
-            }
-            _ => Poll::Pending,
-        }
+        Poll::Pending
     }
 }
 

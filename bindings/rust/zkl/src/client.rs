@@ -1,6 +1,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::CString;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
+use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::task::Waker;
 use std::time::{Duration, Instant};
@@ -408,6 +409,9 @@ pub(crate) struct RouterState {
     pub(crate) events: VecDeque<Event>,
     /// Futures to wake when anything is filed.
     pub(crate) wakers: HashMap<u64, Waker>,
+    /// Wakers to call once the lock is released (a waker may drop the last
+    /// reference to a task, and with it a future that takes this lock).
+    to_wake: Vec<Waker>,
     #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     pub(crate) next_waiter: u64,
 }
@@ -436,9 +440,48 @@ pub(crate) struct Slot {
     pub(crate) leader: Option<String>,
 }
 
+/// The router's lock; wakes the futures filed for waking after unlocking.
+pub(crate) struct Locked<'a>(Option<MutexGuard<'a, RouterState>>);
+
+impl Deref for Locked<'_> {
+    type Target = RouterState;
+    fn deref(&self) -> &RouterState {
+        self.0.as_ref().unwrap()
+    }
+}
+
+impl DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut RouterState {
+        self.0.as_mut().unwrap()
+    }
+}
+
+impl<'a> Locked<'a> {
+    /// Unlocks (waking what is due) and returns the raw guard's mutex state
+    /// for a condvar wait.
+    fn into_guard(mut self) -> MutexGuard<'a, RouterState> {
+        let mut g = self.0.take().unwrap();
+        debug_assert!(g.to_wake.is_empty(), "flush before waiting");
+        g.to_wake.clear();
+        g
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        if let Some(mut g) = self.0.take() {
+            let wakers = std::mem::take(&mut g.to_wake);
+            drop(g);
+            for w in wakers {
+                w.wake();
+            }
+        }
+    }
+}
+
 impl Router {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, RouterState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    pub(crate) fn lock(&self) -> Locked<'_> {
+        Locked(Some(self.state.lock().unwrap_or_else(|e| e.into_inner())))
     }
 
     fn notify_all(&self, client: &ClientInner) {
@@ -471,9 +514,8 @@ impl ClientInner {
     }
 
     fn wake(&self, st: &mut RouterState) {
-        for (_, w) in st.wakers.drain() {
-            w.wake();
-        }
+        let woken: Vec<Waker> = st.wakers.drain().map(|(_, w)| w).collect();
+        st.to_wake.extend(woken);
         self.router.cond.notify_all();
         if st.pumping {
             unsafe { sys::zkl_client_wakeup(self.raw) };
@@ -556,6 +598,12 @@ impl ClientInner {
             if let Some(v) = f(&mut st) {
                 return Some(v);
             }
+            if !st.to_wake.is_empty() {
+                // Wake the futures (outside the lock), then look again.
+                drop(st);
+                st = self.router.lock();
+                continue;
+            }
             let remaining = match deadline {
                 Some(d) => {
                     let now = Instant::now();
@@ -577,10 +625,12 @@ impl ClientInner {
                 // Let a thread on the condvar take over the parking.
                 self.router.cond.notify_all();
             } else {
-                st = match remaining {
-                    Some(r) => self.router.cond.wait_timeout(st, r).unwrap_or_else(|e| e.into_inner()).0,
-                    None => self.router.cond.wait(st).unwrap_or_else(|e| e.into_inner()),
+                let g = st.into_guard();
+                let g = match remaining {
+                    Some(r) => self.router.cond.wait_timeout(g, r).unwrap_or_else(|e| e.into_inner()).0,
+                    None => self.router.cond.wait(g).unwrap_or_else(|e| e.into_inner()),
                 };
+                st = Locked(Some(g));
             }
         }
     }

@@ -336,3 +336,24 @@ fn recv_event_and_close() {
         assert_eq!(bounded(c.connected()).await.unwrap_err(), Error::Closed);
     });
 }
+
+#[test]
+fn a_client_outlives_its_first_runtime() {
+    let c = current_thread(connect());
+    let path = unique_path("two-runtimes");
+    let lock = c.lock(&path).unwrap();
+    let first = current_thread(async { bounded(lock.acquire()).await.unwrap().fencing_token() });
+    // The first runtime (and the reactor the fd was registered with) is gone.
+    let holder = client();
+    let g = holder.lock(&path).unwrap().acquire_blocking(LONG).unwrap();
+    let second = multi_thread(async {
+        let waiting = tokio::spawn({
+            let lock = lock.clone();
+            async move { bounded(lock.acquire()).await.map(|g| g.fencing_token()) }
+        });
+        assert!(eventually_async(|| nodes(&holder, &path, LockKind::Fair) == 2).await);
+        drop(g);
+        bounded(waiting).await.unwrap().unwrap()
+    });
+    assert!(second > first);
+}
