@@ -184,10 +184,23 @@ class Lock extends Handle {
    * (ms; default: wait forever), signal (AbortSignal: cancels the acquire,
    * and no node is left behind), owner (BigInt/number token; default 1n).
    */
-  acquire({ timeout, signal, owner } = {}) {
+  async acquire({ timeout, signal, owner } = {}) {
+    const own = toOwner(owner);
+    let ms = toTimeout(timeout);
+    if (signal?.aborted) throw abortError(signal);
+    if (this._client._noSession()) {
+      // Work-around for a core bug: an acquire submitted before the session
+      // is up creates its node twice (see README). Wait for the session.
+      const t0 = Date.now();
+      await this._client.connected({ timeout: ms, signal });
+      if (this._closed) throw new ZklError(codes.ECANCELED, `lock closed: ${this.path}`);
+      if (ms >= 0) ms = Math.max(0, ms - (Date.now() - t0));
+    }
+    return this._acquire(own, ms, signal);
+  }
+
+  _acquire(own, ms, signal) {
     return new Promise((resolve, reject) => {
-      const own = toOwner(owner);
-      const ms = toTimeout(timeout);
       if (signal?.aborted) throw abortError(signal);
       check(native.lockAcquireAsync(this._h, own, ms), `acquire ${this.path}`);
       const rec = { resolve, reject, owner: own, signal, aborted: false, onAbort: null };
@@ -213,6 +226,7 @@ class Lock extends Handle {
    */
   async tryAcquire({ owner } = {}) {
     const own = toOwner(owner);
+    if (this._client.state === 'connecting') await this._client.connected({ timeout: 30000 });
     this._trying++;
     this._sync();
     let rc;
@@ -408,7 +422,17 @@ class Election extends Handle {
 
   /** Joins the election (no-op when running); results arrive as events. */
   start() {
-    check(native.electionStart(this._h), `election ${this.path}`);
+    if (this._closed) check(codes.EBADHANDLE, `election ${this.path}`);
+    if (this._client._noSession()) {
+      // As for locks: join once the session is up (core work-around).
+      if (!this._started) {
+        this._client.connected().then(() => {
+          if (this._started && !this._closed) native.electionStart(this._h);
+        }, () => {});
+      }
+    } else {
+      check(native.electionStart(this._h), `election ${this.path}`);
+    }
     this._started = true;
     this._sync();
     return this;
@@ -615,6 +639,12 @@ class Client extends EventEmitter {
     const which = { requests: 1, watchEvents: 2, events: 3, sessions: 4 }[name];
     if (!which) throw new TypeError(`unknown counter ${name}`);
     return check(native.clientCounter(this._h, which), 'counter');
+  }
+
+  // No session right now (none yet, or a lost one being replaced).
+  _noSession() {
+    const s = this.state;
+    return s === 'connecting' || s === 'lost';
   }
 
   _retain() {
