@@ -1,0 +1,127 @@
+package zkl
+
+// #include "gozkl.h"
+import "C"
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// Errno is a zkl error code (a negative ZKL_E* value from zkl.h). Every error
+// returned by this package wraps one, so it can be tested with errors.Is
+// against the sentinels below, or extracted with errors.As.
+type Errno int
+
+// Error returns zkl_strerror's text for the code.
+func (e Errno) Error() string {
+	return "zkl: " + C.GoString(C.zkl_strerror(C.int(e)))
+}
+
+// Code returns the numeric ZKL_E* value.
+func (e Errno) Code() int { return int(e) }
+
+// The ZKL_E* codes of zkl.h, as comparable error values.
+var (
+	ErrInvalid     error = Errno(C.ZKL_EINVAL)      // invalid argument or option
+	ErrBadPath     error = Errno(C.ZKL_EBADPATH)    // malformed ZooKeeper path
+	ErrBadHandle   error = Errno(C.ZKL_EBADHANDLE)  // destroyed or unknown handle
+	ErrTimeout     error = Errno(C.ZKL_ETIMEDOUT)   // the wait ran out (context deadline)
+	ErrWouldBlock  error = Errno(C.ZKL_EAGAIN)      // TryLock: another holder is in the way
+	ErrCanceled    error = Errno(C.ZKL_ECANCELED)   // the acquire was cancelled
+	ErrNotHeld     error = Errno(C.ZKL_ENOTHELD)    // release of a lock that is not held
+	ErrNotOwner    error = Errno(C.ZKL_ENOTOWNER)   // release by an owner that does not hold it
+	ErrBusy        error = Errno(C.ZKL_EBUSY)       // acquire pending or held by another owner
+	ErrDeadlock    error = Errno(C.ZKL_EDEADLK)     // re-acquire of a non-reentrant lock
+	ErrClosed      error = Errno(C.ZKL_ECLOSED)     // the client (or handle) is closed
+	ErrConnection  error = Errno(C.ZKL_ECONNECTION) // no connection to ZooKeeper now
+	ErrSession     error = Errno(C.ZKL_ESESSION)    // the session was lost
+	ErrLost        error = Errno(C.ZKL_ELOST)       // the lock was lost while held
+	ErrMismatch    error = Errno(C.ZKL_EMISMATCH)   // participants disagree (lease count)
+	ErrAuth        error = Errno(C.ZKL_EAUTH)       // authentication failed or ACL denied
+	ErrTooBig      error = Errno(C.ZKL_ETOOBIG)     // data over 1 MiB
+	ErrNoMemory    error = Errno(C.ZKL_ENOMEM)      // out of memory
+	ErrZooKeeper   error = Errno(C.ZKL_EZOOKEEPER)  // unexpected ZooKeeper error
+	ErrVersion     error = Errno(C.ZKL_EVERSION)    // options version not supported
+	ErrNotFound    error = Errno(C.ZKL_ENOTFOUND)   // nothing there (no leader, no node)
+	ErrInternal    error = Errno(C.ZKL_EINTERNAL)   // a bug in zkl
+	ErrRange       error = Errno(C.ZKL_ERANGE)      // index or size out of range
+)
+
+// OpError describes a failed operation: what was done, on which path, and
+// the zkl error code. When a context ended the operation, the context's
+// error (context.Canceled or context.DeadlineExceeded) is wrapped as well,
+// so both errors.Is(err, zkl.ErrTimeout) and
+// errors.Is(err, context.DeadlineExceeded) hold after a deadline.
+type OpError struct {
+	Op   string // "acquire", "release", "connect", ...
+	Path string // ZooKeeper path, if any
+	Err  Errno  // the zkl code
+	Ctx  error  // the context's error, if a context ended the operation
+}
+
+func (e *OpError) Error() string {
+	var b strings.Builder
+	b.WriteString("zkl: ")
+	b.WriteString(e.Op)
+	if e.Path != "" {
+		b.WriteString(" ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(C.GoString(C.zkl_strerror(C.int(e.Err))))
+	if e.Ctx != nil {
+		b.WriteString(" (")
+		b.WriteString(e.Ctx.Error())
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the zkl code and, if set, the context error.
+func (e *OpError) Unwrap() []error {
+	if e.Ctx != nil {
+		return []error{e.Err, e.Ctx}
+	}
+	return []error{e.Err}
+}
+
+// Code returns the ZKL_E* code carried by err, 0 for nil, or ZKL_EINTERNAL's
+// value for an error that did not come from zkl.
+func Code(err error) int {
+	if err == nil {
+		return 0
+	}
+	var e Errno
+	if errors.As(err, &e) {
+		return int(e)
+	}
+	return int(C.ZKL_EINTERNAL)
+}
+
+// opErr builds an *OpError for a negative return code (nil for rc >= 0).
+func opErr(op, path string, rc C.int) error {
+	if rc >= 0 {
+		return nil
+	}
+	return &OpError{Op: op, Path: path, Err: Errno(rc)}
+}
+
+// ctxErr is the error for an operation ended by its context.
+func ctxErr(op, path string, ctx context.Context) error {
+	code := Errno(C.ZKL_ECANCELED)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		code = Errno(C.ZKL_ETIMEDOUT)
+	}
+	return &OpError{Op: op, Path: path, Err: code, Ctx: ctx.Err()}
+}
+
+// errnoOf returns the Errno in err (ZKL_EINTERNAL when there is none).
+func errnoOf(err error) Errno {
+	var e Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return Errno(C.ZKL_EINTERNAL)
+}

@@ -1,0 +1,3 @@
+module zkl.dev/zkl
+
+go 1.22

@@ -1,0 +1,184 @@
+package zkl_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"zkl.dev/zkl"
+	"zkl.dev/zkl/internal/zkexpire"
+)
+
+// expire ends c's current session on the server, for real.
+func expire(t testing.TB, c *zkl.Client, srv ...string) {
+	t.Helper()
+	pw, err := c.SessionPassword()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := servers
+	if len(srv) > 0 {
+		s = srv[0]
+	}
+	if err := zkexpire.Expire(s, c.SessionID(), pw, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSessionInfoAndEvents(t *testing.T) {
+	states := make(chan zkl.SessionState, 16)
+	c, err := zkl.NewClient(zkl.Config{Servers: servers, SessionTimeout: 4 * time.Second,
+		OnSession: func(s zkl.SessionState) { states <- s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.WaitConnected(ctxFor(t, 20*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if s := waitResult(t, states, 5*time.Second, "session event"); s != zkl.Connected {
+		t.Fatalf("first state %v", s)
+	}
+	if c.State() != zkl.Connected || c.SessionID() == 0 {
+		t.Fatalf("state %v id %x", c.State(), c.SessionID())
+	}
+	if to := c.SessionTimeout(); to < time.Second || to > 4*time.Second {
+		t.Fatalf("negotiated timeout %v", to)
+	}
+	if pw, err := c.SessionPassword(); err != nil || len(pw) != 16 {
+		t.Fatalf("password %d %v", len(pw), err)
+	}
+	if n, err := c.Counter(zkl.CounterSessions); err != nil || n != 1 {
+		t.Fatalf("sessions counter %d %v", n, err)
+	}
+	// Expiry: LOST, then a brand-new session.
+	old := c.SessionID()
+	expire(t, c)
+	for s := range states {
+		if s == zkl.SessionLost {
+			break
+		}
+	}
+	if s := waitResult(t, states, 20*time.Second, "new session"); s != zkl.Connected {
+		t.Fatalf("after loss: %v", s)
+	}
+	if err := c.WaitConnected(ctxFor(t, 10*time.Second)); err != nil || c.SessionID() == old {
+		t.Fatalf("new session %x (old %x): %v", c.SessionID(), old, err)
+	}
+}
+
+func TestWaitConnectedHonoursContext(t *testing.T) {
+	// Nothing listens on port 1: the client keeps connecting.
+	c, err := zkl.NewClient(zkl.Config{Servers: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err = c.WaitConnected(ctx)
+	if !errors.Is(err, zkl.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitConnected: %v", err)
+	}
+	if _, err := zkl.Connect(ctx, zkl.Config{Servers: "127.0.0.1:1"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Connect: %v", err)
+	}
+}
+
+// A held lock hears Lost when its session expires on the server.
+func TestLostOnSessionExpiry(t *testing.T) {
+	path := uniquePath(t)
+	events := make(chan zkl.Event, 16)
+	c := connect(t, zkl.Config{SessionTimeout: 4 * time.Second})
+	l := newLock(t, c, path, &zkl.LockOptions{OnEvent: func(ev zkl.Event) { events <- ev }})
+	t1, err := l.Acquire(ctxFor(t, 10*time.Second), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := l.Lost()
+	expire(t, c)
+	err = waitResult(t, lost, 20*time.Second, "lost notification")
+	if !errors.Is(err, zkl.ErrSession) {
+		t.Fatalf("lost with %v", err)
+	}
+	ev := waitEvent(t, events, zkl.EventLost, 5*time.Second)
+	if !errors.Is(ev.Err, zkl.ErrSession) || ev.Owner != 3 {
+		t.Fatalf("event %+v", ev)
+	}
+	if l.IsHeld() {
+		t.Fatal("IsHeld after loss")
+	}
+	if err := l.Release(3); !errors.Is(err, zkl.ErrLost) {
+		t.Fatalf("release after loss: %v", err)
+	}
+	// Someone else gets it, with a later token; the old holder can too later.
+	other := newLock(t, connect(t), path, nil)
+	t2, err := other.Acquire(ctxFor(t, 20*time.Second), 1)
+	if err != nil || t2 <= t1 {
+		t.Fatalf("next holder: %d (after %d) %v", t2, t1, err)
+	}
+	other.Unlock()
+	if err := c.WaitConnected(ctxFor(t, 20*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	t3, err := l.Acquire(ctxFor(t, 20*time.Second), 3)
+	if err != nil || t3 <= t2 {
+		t.Fatalf("re-acquire: %d %v", t3, err)
+	}
+	select {
+	case err := <-l.Lost():
+		t.Fatalf("the new hold's Lost channel fired: %v", err)
+	default: // open: the new hold is not lost
+	}
+	l.Release(3)
+}
+
+// A held lock hears Suspended, then Lost from the client-side deadline
+// while the server is hung (SIGSTOP), before the server could expire the
+// session and hand the lock to someone else.
+func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, stop, err := startServer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	defer zkServer(dir, "resume")
+	events := make(chan zkl.Event, 16)
+	c := connect(t, zkl.Config{Servers: srv, SessionTimeout: 2 * time.Second})
+	l := newLock(t, c, "/deadline", &zkl.LockOptions{OnEvent: func(ev zkl.Event) { events <- ev }})
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	lost := l.Lost()
+	timeout := c.SessionTimeout()
+	if err := zkServer(dir, "pause"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	waitEvent(t, events, zkl.EventSuspended, 10*time.Second)
+	if l.IsHeld() {
+		t.Fatal("IsHeld while suspended")
+	}
+	err = waitResult(t, lost, 10*time.Second, "lost notification")
+	if !errors.Is(err, zkl.ErrSession) {
+		t.Fatalf("lost with %v", err)
+	}
+	// zkl gives the session up at 2/3 + 1/4 of the timeout after the last
+	// answer, ahead of the server's expiry at the full timeout.
+	if d := time.Since(start); d > timeout+500*time.Millisecond {
+		t.Fatalf("lost only %v after the pause (session timeout %v)", d, timeout)
+	}
+	if err := zkServer(dir, "resume"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitConnected(ctxFor(t, 30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Lock(ctxFor(t, 20*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+}
