@@ -110,7 +110,7 @@ ZKL_HANDLE_OUT(zkl_participants)
 
 /* Byte strings owned by the event / participants: copied into bytes. */
 %typemap(in, numinputs=0) (const char **data, size_t *len) (const char *bytes_out = NULL, size_t bytes_len = 0) {
-  $1 = &bytes_out;
+  $1 = ($1_ltype)&bytes_out;
   $2 = &bytes_len;
 }
 %typemap(argout) (const char **data, size_t *len) {
@@ -118,7 +118,7 @@ ZKL_HANDLE_OUT(zkl_participants)
       $result, PyBytes_FromStringAndSize(bytes_out$argnum ? bytes_out$argnum : "",
                                          bytes_out$argnum ? (Py_ssize_t)bytes_len$argnum : 0));
 }
-%typemap(in, numinputs=0) const char **out (const char *str_out = NULL) { $1 = &str_out; }
+%typemap(in, numinputs=0) const char **out (const char *str_out = NULL) { $1 = ($1_ltype)&str_out; }
 %typemap(argout) const char **out {
   $result = SWIG_Python_AppendOutput(
       $result, PyBytes_FromString(str_out$argnum ? str_out$argnum : ""));
