@@ -50,8 +50,6 @@ std::string ReadFile(const std::string& path) {
 
 bool KeepTemp() { return std::getenv("ZKL_KEEP_TMP") != nullptr; }
 
-void MaybeQuiet() { QuietZkClientLogs(); }
-
 CommandResult RunScript(const std::vector<std::string>& args,
                         const std::vector<std::string>& extra_env = {}) {
   std::vector<std::string> argv{ZkServerScript()};
@@ -214,7 +212,7 @@ void ZkServer::ReadConnect() {
 }
 
 std::unique_ptr<ZkServer> ZkServer::StartStandalone() {
-  MaybeQuiet();
+  QuietZkClientLogs();
   std::string dir = MakeTempDir("zkl-zk-");
   std::unique_ptr<ZkServer> s(new ZkServer(dir, true));
   // On failure the destructor stops whatever may run and removes the dir.
@@ -337,7 +335,7 @@ std::string ZkServer::Mode(Millis timeout) const {
 // ZkEnsemble
 
 std::unique_ptr<ZkEnsemble> ZkEnsemble::Start(int n) {
-  MaybeQuiet();
+  QuietZkClientLogs();
   if (n < 1 || n > 9) throw std::invalid_argument("ensemble size must be 1..9");
   std::unique_ptr<ZkEnsemble> e(new ZkEnsemble());
   e->dir_ = MakeTempDir("zkl-zk-ens-");
@@ -440,7 +438,7 @@ int ConnectAsAndClose(const std::string& connect, const clientid_t& cid,
 
 bool ExpireSession(const std::string& connect, int64_t session_id, const std::string& passwd,
                    Millis timeout) {
-  MaybeQuiet();
+  QuietZkClientLogs();
   clientid_t cid;
   std::memset(&cid, 0, sizeof cid);
   cid.client_id = session_id;

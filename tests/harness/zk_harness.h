@@ -8,6 +8,14 @@
 // Errors while starting/controlling servers throw std::runtime_error carrying
 // the script's output (including the server log tail), which GoogleTest
 // reports as a test failure.
+//
+// The servers get ZK_OWNER_PID=<this process>, so zk-server kills them if the
+// test process dies without running the destructors.
+//
+// Environment: ZKL_ZK_SERVER_SCRIPT (use another zk-server), ZKL_KEEP_TMP
+// (keep the temp dirs, with the server logs, for debugging),
+// ZKL_ZK_CLIENT_LOG (ZooKeeper C client log level, see QuietZkClientLogs),
+// TMPDIR; and those of zk-server itself (ZK_START_TIMEOUT, ZK_JAVA_OPTS, ...).
 #pragma once
 
 #include <chrono>
