@@ -89,8 +89,7 @@ Client::Client() : Handle(HandleKind::kClient) {}
 Client::~Client() { Close(); }
 
 int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out) {
-  if (opts.servers == nullptr || opts.servers[0] == '\0') return ZKL_EINVAL;
-  if (std::strchr(opts.servers, '/') != nullptr) return ZKL_EINVAL;  // chroot has its own field
+  if (opts.servers == nullptr || ValidateServers(opts.servers) != ZKL_OK) return ZKL_EINVAL;
   if (opts.session_timeout_ms < 0 || opts.lost_after_ms < 0) return ZKL_EINVAL;
   if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
   if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
@@ -181,6 +180,7 @@ bool Client::zk_connected() const {
 }
 
 void Client::Retire(std::shared_ptr<Listener> l) {
+  if (closed_) return;  // the closed session took every node with it
   uint64_t id = l->public_id();
   retiring_[id] = std::move(l);
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <random>
 
@@ -28,6 +29,40 @@ int ValidatePath(std::string_view path) {
   }
   if (path == "/zookeeper" || path.substr(0, 11) == "/zookeeper/") return ZKL_EBADPATH;
   return ZKL_OK;
+}
+
+int ValidateServers(std::string_view servers) {
+  if (servers.empty() || servers.size() > 16384) return ZKL_EINVAL;
+  size_t count = 0, start = 0;
+  for (;;) {
+    size_t end = servers.find(',', start);
+    std::string_view server = servers.substr(start, end == std::string_view::npos ? end : end - start);
+    size_t colon = server.rfind(':');
+    if (colon == std::string_view::npos || colon == 0) return ZKL_EINVAL;
+    std::string_view host = server.substr(0, colon), port = server.substr(colon + 1);
+    if (host.front() == '[') {
+      if (host.size() < 3 || host.back() != ']') return ZKL_EINVAL;
+      for (char ch : host.substr(1, host.size() - 2)) {
+        if (!(std::isxdigit(static_cast<unsigned char>(ch)) || ch == ':' || ch == '.')) return ZKL_EINVAL;
+      }
+    } else {
+      for (char ch : host) {
+        if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '_')) {
+          return ZKL_EINVAL;
+        }
+      }
+    }
+    if (port.empty() || port.size() > 5) return ZKL_EINVAL;
+    int value = 0;
+    for (char ch : port) {
+      if (ch < '0' || ch > '9') return ZKL_EINVAL;
+      value = value * 10 + (ch - '0');
+    }
+    if (value < 1 || value > 65535) return ZKL_EINVAL;
+    if (++count > 64) return ZKL_EINVAL;
+    if (end == std::string_view::npos) return ZKL_OK;
+    start = end + 1;
+  }
 }
 
 std::string ParentPath(std::string_view path) {

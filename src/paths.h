@@ -12,6 +12,11 @@ namespace zkl {
 // "." or ".." segment, no NUL or control characters, not "/zookeeper".
 int ValidatePath(std::string_view path);
 
+// ZKL_OK or ZKL_EINVAL for a connect string: "host:port[,host:port]*", hosts
+// of letters, digits, '.', '-', '_' (or a bracketed IPv6 address), ports
+// 1..65535, at most 64 servers. Checked before ZooKeeper ever sees it.
+int ValidateServers(std::string_view servers);
+
 // "/a/b/c" -> "/a/b"; "/a" -> "/".
 std::string ParentPath(std::string_view path);
 // ("/a", "b") -> "/a/b"; ("/", "b") -> "/b".

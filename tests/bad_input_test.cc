@@ -94,6 +94,32 @@ INSTANTIATE_TEST_SUITE_P(Rows, BadPath,
                                            "/a/../b", "/.", "/..", "/a/b\x01", "/tab\there", "/",
                                            "/zookeeper", "/zookeeper/quota"));
 
+class BadServers : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BadServers, AreRejectedBeforeConnecting) {
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  co.servers = GetParam().c_str();
+  zkl_client *c = nullptr;
+  EXPECT_EQ(zkl_client_new(&co, &c), ZKL_EINVAL) << GetParam();
+  EXPECT_EQ(c, nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, BadServers,
+                         ::testing::Values("", "localhost", ":2181", "host:", "host:0", "host:65536",
+                                           "host:12a", "a b:2181", "127.0.0.1:2181/chroot",
+                                           "127.0.0.1:2181,", ",127.0.0.1:2181", "[::1:2181",
+                                           "host:2181;rm -rf /"));
+
+TEST(BadInput, ChrootMustBeAValidPath) {
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  co.servers = "127.0.0.1:1";
+  co.chroot = "no-slash";
+  zkl_client *c = nullptr;
+  EXPECT_EQ(zkl_client_new(&co, &c), ZKL_EBADPATH);
+}
+
 TEST(BadInput, DataOverOneMebibyte) {
   auto c = NewClient();
   std::string big(1024 * 1024 + 1, 'x');
