@@ -102,8 +102,11 @@ func TestElection(t *testing.T) {
 				t.Fatalf("follower token: %v", err)
 			}
 			waitLeader(t, obs, "alpha", 10*time.Second)
+			// Fair: both nodes, alpha's first; unfair: only the leader's node.
+			nodes := map[zkl.ElectionKind]int{zkl.ElectionFair: 2, zkl.ElectionUnfair: 1}[kind]
 			ps, err := c3.InspectElection(ctx, path, kind)
-			if err != nil || len(ps) != 2 || !ps[0].Holder || string(ps[0].Data) != "alpha" || ps[1].Holder {
+			if err != nil || len(ps) != nodes || !ps[0].Holder || string(ps[0].Data) != "alpha" ||
+				len(ps) > 1 && ps[1].Holder {
 				t.Fatalf("inspect: %+v %v", ps, err)
 			}
 
@@ -128,20 +131,31 @@ func TestElection(t *testing.T) {
 			}
 
 			// Campaign with a deadline behind a leader: leaves the election.
+			for len(evA) > 0 {
+				<-evA
+			}
 			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 			_, err = a.Campaign(short)
 			cancel()
 			if !errors.Is(err, zkl.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("campaign deadline: %v", err)
 			}
-			eventually(t, 5*time.Second, "alpha left", func() bool {
-				ps, err := c3.InspectElection(ctx, path, kind)
-				return err == nil && len(ps) == 1
-			})
+			if kind == zkl.ElectionFair {
+				eventually(t, 5*time.Second, "alpha left", func() bool {
+					ps, err := c3.InspectElection(ctx, path, kind)
+					return err == nil && len(ps) == 1
+				})
+			}
 			if err := b.Resign(); err != nil {
 				t.Fatal(err)
 			}
+			// Alpha left: nobody takes over.
 			waitLeader(t, obs, "", 10*time.Second)
+			for len(evA) > 0 {
+				if ev := <-evA; ev.Type == zkl.EventElected {
+					t.Fatal("alpha elected after leaving")
+				}
+			}
 		})
 	}
 }

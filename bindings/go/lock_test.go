@@ -32,7 +32,7 @@ func TestVersionAndErrorValues(t *testing.T) {
 		if !errors.Is(wrapped, err) {
 			t.Errorf("errors.Is(%v, %v) = false", wrapped, err)
 		}
-		if !strings.HasPrefix(err.Error(), "zkl: ") || strings.Contains(err.Error(), "unknown") {
+		if !strings.HasPrefix(err.Error(), "zkl: ") || strings.Contains(err.Error(), "unknown zkl error") {
 			t.Errorf("message of %d: %q", code, err.Error())
 		}
 	}
