@@ -1,0 +1,53 @@
+// Compiled by `npm run typecheck` (tsc --noEmit) only: checks index.d.ts.
+import * as zkl from '../..';
+
+async function main(): Promise<void> {
+  const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000 });
+  client.on('session', (state: zkl.SessionState) => console.log(state));
+  client.on('lost', () => console.log('session lost'));
+
+  const lock = await client.lock('/x', { timeout: 5000, signal: AbortSignal.timeout(6000) });
+  const token: bigint | null = lock.fencingToken;
+  lock.on('lost', (err: zkl.ZklError) => console.log(err.code, err.errno));
+  lock.signal?.addEventListener('abort', () => {});
+  await lock.release();
+
+  const m = client.createLock('/y', { kind: 'reentrant', data: 'me' });
+  await m.acquire({ owner: 7n });
+  await m.acquire({ owner: 7 });
+  const n: number = m.holdCount;
+  await m.release({ owner: 7n });
+  m.close();
+
+  const maybe: zkl.Lock | null = await client.tryLock('/x');
+  if (maybe) await maybe.release();
+  const r = await client.readLock('/rw');
+  const w = client.writeLock('/rw', { timeout: 100 });
+  await r.release();
+  await (await w).release();
+  const s = await client.semaphore('/sem', 3);
+  await s.release();
+
+  const e = client.election('/e', { id: 'me', kind: 'unfair' });
+  e.on('elected', (t: bigint) => console.log(t));
+  const term: bigint = await e.campaign({ timeout: 1000 });
+  await e.resign();
+  e.close();
+  const o = client.observe('/e', { kind: 'unfair' });
+  o.on('leader', (id: string | null) => console.log(id));
+  const leader: string | null = o.leader;
+  o.close();
+
+  const who: zkl.Participant[] = await client.inspect('/x', { kind: 'fair' });
+  try {
+    await client.lock('/x', { timeout: 1 });
+  } catch (err) {
+    if (err instanceof zkl.ZklError && err.code === 'ZKL_ETIMEDOUT' && err.errno === zkl.codes.ETIMEDOUT) {
+      console.log('timed out');
+    }
+  }
+  console.log(token, n, term, leader, who.length, zkl.version, zkl.strerror(-4));
+  await client.close();
+}
+
+void main();
