@@ -3,6 +3,8 @@ package zkl_test
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -567,4 +569,65 @@ func TestCallbacksMayCallIntoZkl(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Unlock()
+}
+
+// osThreads is the number of threads of this process.
+func osThreads(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	t.Skip("no thread count")
+	return 0
+}
+
+// Goroutines waiting in Lock park on channels fed by the netpoller-driven
+// event goroutine: a hundred waiters do not hold a hundred OS threads.
+func TestWaitersDoNotBlockOSThreads(t *testing.T) {
+	const waiters = 100
+	path := uniquePath(t)
+	c := connect(t)
+	holder := newLock(t, c, path, nil)
+	ctx := ctxFor(t, 60*time.Second)
+	if err := holder.Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := osThreads(t)
+	got := make(chan uint64, waiters)
+	for i := 0; i < waiters; i++ {
+		l := newLock(t, c, path, nil)
+		go func() {
+			tok, err := l.Acquire(ctx, zkl.DefaultOwner)
+			if err != nil {
+				t.Error(err)
+				got <- 0
+				return
+			}
+			got <- tok
+			l.Unlock()
+		}()
+	}
+	eventually(t, 20*time.Second, "all waiters queued", func() bool {
+		return len(participants(t, c, path, zkl.Fair)) == waiters+1
+	})
+	during := osThreads(t)
+	t.Logf("OS threads: %d before, %d with %d waiters", before, during, waiters)
+	if during > before+20 {
+		t.Fatalf("%d OS threads with %d waiters (%d before)", during, waiters, before)
+	}
+	holder.Unlock()
+	var last uint64
+	for i := 0; i < waiters; i++ {
+		tok := waitResult(t, got, 20*time.Second, "waiter")
+		if tok <= last {
+			t.Fatalf("token %d after %d", tok, last)
+		}
+		last = tok
+	}
 }
