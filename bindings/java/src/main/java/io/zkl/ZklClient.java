@@ -196,6 +196,26 @@ public final class ZklClient implements AutoCloseable {
     return rc < 0 ? SessionState.CLOSED : SessionState.of(rc);
   }
 
+  /**
+   * Work-around for a libzkl 0.1.0 bug: an acquire (or election join)
+   * submitted while there is no session (still connecting, or a lost session
+   * being replaced) creates its node twice, and one of them stays until the
+   * session ends. So wait for the session first, within the caller's
+   * timeout; returns the time left (ms; -1 = forever).
+   */
+  long awaitSessionBeforeSubmit(long timeoutMs) {
+    int st = ZklNative.zkl_client_state(h());
+    if (st != ZklNativeConstants.ZKL_SESSION_CONNECTING && st != ZklNativeConstants.ZKL_SESSION_LOST) {
+      return timeoutMs;
+    }
+    long t0 = System.nanoTime();
+    int rc = ZklNative.zkl_client_wait_connected(handle, timeoutMs);
+    if (rc == ZklNativeConstants.ZKL_ETIMEDOUT) return 0;  // the acquire itself times out
+    ZklException.check(rc, "connect to " + servers);
+    if (timeoutMs < 0) return -1;
+    return Math.max(0, timeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+  }
+
   /** The current session id (0 while there is none). */
   public long sessionId() {
     long[] out = new long[1];

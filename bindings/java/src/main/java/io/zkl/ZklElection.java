@@ -58,6 +58,7 @@ public final class ZklElection extends Target implements AutoCloseable {
 
   /** Joins the election (idempotent); results arrive as listener events. */
   public void start() {
+    if (!running.get()) client.awaitSessionBeforeSubmit(-1);  // libzkl 0.1.0 work-around (ZklClient)
     ZklException.check(ZklNative.zkl_election_start(h()), "join " + path);
     running.set(true);
   }

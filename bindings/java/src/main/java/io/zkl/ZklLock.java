@@ -156,14 +156,23 @@ public final class ZklLock extends Target implements AutoCloseable {
   /**
    * Starts an acquire for {@code owner} and returns at once. The future
    * completes (when events are dispatched) with the Hold, or exceptionally;
-   * {@code cancel(true)} cancels the acquire and leaves no node.
+   * {@code cancel(true)} cancels the acquire and leaves no node. (While the
+   * client has no session yet, this first waits for it, within the timeout:
+   * a work-around for a libzkl 0.1.0 bug, see ZklClient.)
    */
   public AcquireFuture acquireAsync(long owner, Duration timeout) {
     AcquireFuture f = new AcquireFuture(this, owner);
+    long ms;
+    try {
+      ms = client.awaitSessionBeforeSubmit(Util.millis(timeout));
+    } catch (ZklException e) {
+      f.failed(e);
+      return f;
+    }
     synchronized (pending) {
       int rc;
       try {
-        rc = ZklNative.zkl_lock_acquire_async(h(), owner, Util.millis(timeout));
+        rc = ZklNative.zkl_lock_acquire_async(h(), owner, ms);
       } catch (ZklException e) {
         f.failed(e);
         return f;

@@ -53,11 +53,11 @@ class FairLockTest {
          ZklLock la = a.lock(path); ZklLock lb = b.lock(path)) {
       Hold ha = la.acquire(T);
       assertEquals(Optional.empty(), lb.tryAcquire());
-      assertEquals(1, children(path).size(), "a failed try leaves no node");
+      awaitChildren(path, 1);  // a failed try leaves no node (deleted in the background)
       long t0 = System.nanoTime();
       assertThrows(ZklTimeoutException.class, () -> lb.acquire(Duration.ofMillis(300)));
       assertTrue(System.nanoTime() - t0 >= 250_000_000L, "waited for the timeout");
-      assertEquals(1, children(path).size(), "a timed out acquire leaves no node");
+      awaitChildren(path, 1);  // nor does a timed out acquire
 
       AcquireFuture f = lb.acquireAsync(T);
       awaitChildren(path, 2);
@@ -174,6 +174,19 @@ class FairLockTest {
       assertThrows(ClosedException.class, () -> lb.tryAcquire());
       awaitChildren(path, 1);
       assertTrue(ha.isHeld());
+    }
+  }
+
+  @Test
+  void acquireRightAfterBuildLeavesOneNode() throws Exception {
+    // The client connects in the background; an acquire made at once must
+    // still create exactly one node.
+    String path = uniquePath("early");
+    try (ZklClient c = ZklClient.builder(ZkServerExtension.connect()).build(); ZklLock l = c.lock(path)) {
+      try (Hold h = l.acquire(T)) {
+        assertEquals(1, children(path).size(), children(path).toString());
+      }
+      awaitChildren(path, 0);
     }
   }
 
