@@ -286,3 +286,29 @@ test('client.close() ends pending acquires with ZKL_ECLOSED', async () => {
   await c.close();  // idempotent
   await holder.release();
 });
+
+test('client options: chroot, digest authentication with creator ACL', async () => {
+  const root = uniquePath('chroot');
+  const keep = await a.lock(`${root}/keep`);  // the chroot must exist
+  const c = await zkl.connect(servers(), { chroot: root, sessionTimeout: 8000 });
+  try {
+    const l = await c.lock('/inner', { timeout: 5000 });
+    assert.equal(await nodes(a, `${root}/inner`), 1, 'the node is under the chroot');
+    await l.release();
+  } finally {
+    await c.close();
+    await keep.release();
+  }
+  const d = await zkl.connect(servers(), { digestAuth: 'node-test:secret', acl: 'creator' });
+  try {
+    const p = uniquePath('acl');
+    const l = await d.lock(p);
+    const [entry] = await a.inspect(p);  // world can read
+    assert.equal(entry.isHolder, true);
+    assert.equal(entry.fencingToken, l.fencingToken);
+    await l.release();
+  } finally {
+    await d.close();
+  }
+  assert.throws(() => new zkl.Client(servers(), { acl: 'nope' }), { code: 'ZKL_EINVAL' });
+});
