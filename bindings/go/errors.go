@@ -24,29 +24,29 @@ func (e Errno) Code() int { return int(e) }
 
 // The ZKL_E* codes of zkl.h, as comparable error values.
 var (
-	ErrInvalid     error = Errno(C.ZKL_EINVAL)      // invalid argument or option
-	ErrBadPath     error = Errno(C.ZKL_EBADPATH)    // malformed ZooKeeper path
-	ErrBadHandle   error = Errno(C.ZKL_EBADHANDLE)  // destroyed or unknown handle
-	ErrTimeout     error = Errno(C.ZKL_ETIMEDOUT)   // the wait ran out (context deadline)
-	ErrWouldBlock  error = Errno(C.ZKL_EAGAIN)      // TryLock: another holder is in the way
-	ErrCanceled    error = Errno(C.ZKL_ECANCELED)   // the acquire was cancelled
-	ErrNotHeld     error = Errno(C.ZKL_ENOTHELD)    // release of a lock that is not held
-	ErrNotOwner    error = Errno(C.ZKL_ENOTOWNER)   // release by an owner that does not hold it
-	ErrBusy        error = Errno(C.ZKL_EBUSY)       // acquire pending or held by another owner
-	ErrDeadlock    error = Errno(C.ZKL_EDEADLK)     // re-acquire of a non-reentrant lock
-	ErrClosed      error = Errno(C.ZKL_ECLOSED)     // the client (or handle) is closed
-	ErrConnection  error = Errno(C.ZKL_ECONNECTION) // no connection to ZooKeeper now
-	ErrSession     error = Errno(C.ZKL_ESESSION)    // the session was lost
-	ErrLost        error = Errno(C.ZKL_ELOST)       // the lock was lost while held
-	ErrMismatch    error = Errno(C.ZKL_EMISMATCH)   // participants disagree (lease count)
-	ErrAuth        error = Errno(C.ZKL_EAUTH)       // authentication failed or ACL denied
-	ErrTooBig      error = Errno(C.ZKL_ETOOBIG)     // data over 1 MiB
-	ErrNoMemory    error = Errno(C.ZKL_ENOMEM)      // out of memory
-	ErrZooKeeper   error = Errno(C.ZKL_EZOOKEEPER)  // unexpected ZooKeeper error
-	ErrVersion     error = Errno(C.ZKL_EVERSION)    // options version not supported
-	ErrNotFound    error = Errno(C.ZKL_ENOTFOUND)   // nothing there (no leader, no node)
-	ErrInternal    error = Errno(C.ZKL_EINTERNAL)   // a bug in zkl
-	ErrRange       error = Errno(C.ZKL_ERANGE)      // index or size out of range
+	ErrInvalid    error = Errno(C.ZKL_EINVAL)      // invalid argument or option
+	ErrBadPath    error = Errno(C.ZKL_EBADPATH)    // malformed ZooKeeper path
+	ErrBadHandle  error = Errno(C.ZKL_EBADHANDLE)  // destroyed or unknown handle
+	ErrTimeout    error = Errno(C.ZKL_ETIMEDOUT)   // the wait ran out (context deadline)
+	ErrWouldBlock error = Errno(C.ZKL_EAGAIN)      // TryLock: another holder is in the way
+	ErrCanceled   error = Errno(C.ZKL_ECANCELED)   // the acquire was cancelled
+	ErrNotHeld    error = Errno(C.ZKL_ENOTHELD)    // release of a lock that is not held
+	ErrNotOwner   error = Errno(C.ZKL_ENOTOWNER)   // release by an owner that does not hold it
+	ErrBusy       error = Errno(C.ZKL_EBUSY)       // acquire pending or held by another owner
+	ErrDeadlock   error = Errno(C.ZKL_EDEADLK)     // re-acquire of a non-reentrant lock
+	ErrClosed     error = Errno(C.ZKL_ECLOSED)     // the client (or handle) is closed
+	ErrConnection error = Errno(C.ZKL_ECONNECTION) // no connection to ZooKeeper now
+	ErrSession    error = Errno(C.ZKL_ESESSION)    // the session was lost
+	ErrLost       error = Errno(C.ZKL_ELOST)       // the lock was lost while held
+	ErrMismatch   error = Errno(C.ZKL_EMISMATCH)   // participants disagree (lease count)
+	ErrAuth       error = Errno(C.ZKL_EAUTH)       // authentication failed or ACL denied
+	ErrTooBig     error = Errno(C.ZKL_ETOOBIG)     // data over 1 MiB
+	ErrNoMemory   error = Errno(C.ZKL_ENOMEM)      // out of memory
+	ErrZooKeeper  error = Errno(C.ZKL_EZOOKEEPER)  // unexpected ZooKeeper error
+	ErrVersion    error = Errno(C.ZKL_EVERSION)    // options version not supported
+	ErrNotFound   error = Errno(C.ZKL_ENOTFOUND)   // nothing there (no leader, no node)
+	ErrInternal   error = Errno(C.ZKL_EINTERNAL)   // a bug in zkl
+	ErrRange      error = Errno(C.ZKL_ERANGE)      // index or size out of range
 )
 
 // OpError describes a failed operation: what was done, on which path, and
