@@ -1388,7 +1388,12 @@ static const char main_help[] =
     "\n"
     "Run 'zkl COMMAND --help' for a command's options and exit statuses.\n"
     "\n"
-    "%s";
+    "%s"
+    "\n"
+    "Exit status of lock/elect: CMD's status; 75 lock or leadership lost (CMD was\n"
+    "stopped); 124 lock timeout; 125 zkl error; 126/127 CMD not executable/found.\n"
+    "Environment: ZKL_SERVERS (default servers); ZKL_ZOOKEEPER_LOG=1 shows the\n"
+    "ZooKeeper C client's own log lines on stderr.\n";
 
 /*
  * The ZooKeeper C client prints its own error lines (e.g. every refused
