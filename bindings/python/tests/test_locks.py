@@ -329,3 +329,25 @@ def test_client_close_closes_everything(zk, path):
 def test_garbage_collected_lock_is_released(client, client2, path):
     client.lock(path).acquire(timeout=5)  # the handle is dropped at once
     assert client2.lock(path).acquire(timeout=5) > 0
+
+
+def test_event_fd_with_select_wait_and_wakeup(client, path):
+    import select
+
+    client.dispatch()  # drain the CONNECTED event
+    assert select.select([client], [], [], 0)[0] == []  # nothing pending: not readable
+    assert client.wait(0) is False
+    lock = client.lock(path, timeout=5)
+    lock.acquire()
+    lock.release(wait=False)
+    # Level-triggered: readable while the RELEASED event is pending.
+    assert select.select([client], [], [], 10)[0] == [client]
+    assert select.select([client], [], [], 0)[0] == [client]
+    assert client.wait(5) is True
+    (ev,) = client.poll(0)
+    assert ev.type == zkl.EventType.RELEASED
+    assert select.select([client], [], [], 0)[0] == []
+    client.wakeup()
+    t0 = time.monotonic()
+    assert client.wait(10) is False  # woken up, no event
+    assert time.monotonic() - t0 < 5
