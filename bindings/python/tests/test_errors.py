@@ -108,6 +108,12 @@ def test_wait_connected_times_out():
         c.close()
 
 
+@pytest.mark.parametrize("servers", ["", "nonsense", "127.0.0.1:", "127.0.0.1:99999"])
+def test_bad_connect_strings(servers):
+    with pytest.raises(zkl.InvalidArgument):
+        zkl.Client(servers)
+
+
 def test_options_version_check():
     opts = capi.zkl_client_options()
     assert capi.zkl_client_options_init(opts, 99) == capi.ZKL_EVERSION
