@@ -238,6 +238,13 @@ public final class ZklClient implements AutoCloseable {
     return Duration.ofMillis(ZklException.check(ZklNative.zkl_client_session_timeout(h()), "session timeout"));
   }
 
+  /** A counter of this client (for tests and benchmarks). */
+  public long counter(Counter which) {
+    long[] out = new long[1];
+    ZklException.check(ZklNative.zkl_client_counter(h(), which.code, out), "counter " + which);
+    return out[0];
+  }
+
   public String servers() {
     return servers;
   }
@@ -484,37 +491,42 @@ public final class ZklClient implements AutoCloseable {
    * is free; false when {@code timeoutMs} (< 0: forever) passes first.
    */
   boolean awaitDone(CompletableFuture<?> f, long timeoutMs) throws InterruptedException {
-    long deadline = timeoutMs < 0 ? Long.MAX_VALUE
-        : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (!f.isDone()) {
+    long deadline = timeoutMs < 0 ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (;;) {
+      if (f.isDone()) return true;
       if (Thread.interrupted()) throw new InterruptedException();
-      long left = timeoutMs < 0 ? SLICE_MS
-          : TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-      if (timeoutMs >= 0 && deadline - System.nanoTime() <= 0) return false;
-      long slice = Math.max(1, Math.min(left, SLICE_MS));
+      long left = timeoutMs < 0 ? SLICE_MS : leftMillis(deadline);
       if (!closed.get() && enterPump(0)) {
         try {
-          while (!f.isDone() && !closed.get() && !Thread.currentThread().isInterrupted()) {
-            long rest = timeoutMs < 0 ? SLICE_MS
-                : TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (timeoutMs >= 0 && deadline - System.nanoTime() <= 0) break;
-            pumpOnce(Math.max(1, Math.min(rest, SLICE_MS)));
+          for (;;) {
+            pumpOnce(Math.max(0, Math.min(left, SLICE_MS)));  // 0: dispatch what is pending
+            if (f.isDone()) return true;
+            if (closed.get() || Thread.currentThread().isInterrupted()) break;
+            left = timeoutMs < 0 ? SLICE_MS : leftMillis(deadline);
+            if (left <= 0) break;
           }
         } finally {
           exitPump();
         }
-      } else {
-        // Someone else pumps (or the client is closed and futures are being
-        // failed): wait for the result or for the pump to be free.
+      } else if (left > 0) {
+        // Someone else pumps (or the client is closed and its futures are
+        // being failed): wait for the result or for the pump to be free.
         CompletableFuture<Void> released = closed.get() ? null : pumpReleased;
         try {
-          (released == null ? f : CompletableFuture.anyOf(f, released)).get(slice, TimeUnit.MILLISECONDS);
+          (released == null ? f : CompletableFuture.anyOf(f, released))
+              .get(Math.min(left, SLICE_MS), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException | CancellationException ignored) {
-          // loop: re-check
+          // re-check below
         }
       }
+      if (timeoutMs >= 0 && leftMillis(deadline) <= 0) return f.isDone();
     }
-    return true;
+  }
+
+  /** Whole milliseconds until deadline, rounded up; <= 0 once it passed. */
+  private static long leftMillis(long deadline) {
+    long ns = deadline - System.nanoTime();
+    return ns <= 0 ? 0 : (ns + 999_999) / 1_000_000;
   }
 
   /** Takes the pump (waiting up to waitMs; < 0 forever). */

@@ -38,6 +38,8 @@ class SessionLossTest {
       });
       Hold h = lock.acquire(T);
       long oldSession = c.sessionId();
+      assertEquals(1, c.counter(Counter.SESSIONS));
+      assertTrue(c.counter(Counter.REQUESTS) > 0);
       expireSession(c);
       ZklException cause = c.await(lost, T);  // dispatches on this thread
       assertInstanceOf(SessionLostException.class, cause);
@@ -50,6 +52,7 @@ class SessionLossTest {
       c.awaitConnected(T);
       try (Hold h2 = lock.acquire(T)) {
         assertNotEquals(oldSession, c.sessionId());
+        assertEquals(2, c.counter(Counter.SESSIONS));
         assertTrue(h2.fencingToken() > h.fencingToken());
       }
       awaitChildren(path, 0);
