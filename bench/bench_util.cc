@@ -249,6 +249,7 @@ Options ParseOptions(int argc, char **argv, int first) {
     else if (key == "wire-cycles") o.wire_cycles = static_cast<int>(num());
     else if (key == "warmup-requests") o.warmup_requests = static_cast<int>(num());
     else if (key == "limit-ms") o.limit_ms = num();
+    else if (key == "idle-ms") o.idle_ms = num();
     else o.extra[key] = value;
   }
   if (o.servers.empty()) Die("--servers 127.0.0.1:PORT is required");

@@ -110,6 +110,7 @@ struct Options {
   int handles = 100000;     // idle-handle memory row
   int wire_cycles = 300;    // cycles measured through the counting proxy
   int warmup_requests = 60000;
+  int64_t idle_ms = 200;     // idle-CPU calibration before a measured phase
   int64_t limit_ms = 120000;  // hard bound of any single wait
   std::map<std::string, std::string> extra;  // --key value not known above
 };

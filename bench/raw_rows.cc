@@ -19,11 +19,14 @@ namespace {
 
 class RawClient {
  public:
-  RawClient(const std::string &connect, int64_t limit_ms) {
+  // resolve_delay_ms: zoo_set_servers_resolution_delay (0 = the C client's
+  // default: re-resolve the host list on every I/O loop iteration).
+  RawClient(const std::string &connect, int64_t limit_ms, int resolve_delay_ms = 0) {
     static std::once_flag quiet;
     std::call_once(quiet, [] { zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR); });
     zh_ = zookeeper_init(connect.c_str(), &RawClient::Watcher, 30000, nullptr, this, 0);
     if (zh_ == nullptr) Die("zookeeper_init failed");
+    if (resolve_delay_ms != 0) zoo_set_servers_resolution_delay(zh_, resolve_delay_ms);
     std::unique_lock<std::mutex> lk(mu_);
     if (!cv_.wait_for(lk, std::chrono::milliseconds(limit_ms), [&] { return connected_; })) {
       Die("raw client: no connection to " + connect);
@@ -155,13 +158,18 @@ struct Pipeline {
 
 std::string RawParent(const Options &o) { return o.prefix + "/raw"; }
 
+int ResolveDelay(const Options &o) {
+  auto it = o.extra.find("resolve-delay-ms");
+  return it == o.extra.end() ? 0 : std::atoi(it->second.c_str());
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
 
 void RowWarmup(const Options &o) {
   Server server(o.servers);
-  RawClient c(server.connect(), o.limit_ms);
+  RawClient c(server.connect(), o.limit_ms, ResolveDelay(o));
   std::string parent = RawParent(o);
   EnsurePersistent(c.zh(), parent);
   int64_t t0 = NowNs();
@@ -192,12 +200,12 @@ void RowWarmup(const Options &o) {
 
 void RowRawSync(const Options &o) {
   Server server(o.servers);
-  RawClient c(server.connect(), o.limit_ms);
+  RawClient c(server.connect(), o.limit_ms, ResolveDelay(o));
   std::string parent = RawParent(o);
   EnsurePersistent(c.zh(), parent);
   std::string node = parent + "/s-";
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   Samples lat;
@@ -239,7 +247,7 @@ void RowRawSync(const Options &o) {
   int wire = o.wire_cycles;
   {
     WireProxy proxy(server);
-    RawClient pc(proxy.connect(), o.limit_ms);
+    RawClient pc(proxy.connect(), o.limit_ms, ResolveDelay(o));
     WireCounts before = proxy.Counts();
     for (int i = 0; i < wire; ++i) {
       if (!SyncCycle(pc.zh(), node)) Die("raw sync cycle (proxy) failed");
@@ -251,6 +259,7 @@ void RowRawSync(const Options &o) {
 
   Json j;
   j.Str("row", "raw_sync");
+  if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
   AddThroughput(j, static_cast<double>(cycles), cpu.seconds(), lat);
   j.Num("cpu_us_per_op", cpu.UsPerOp(static_cast<double>(cycles)));
   AddRequests(j, static_cast<double>(cycles), 2.0 * static_cast<double>(cycles), srv);
@@ -265,11 +274,11 @@ void RowRawSync(const Options &o) {
 
 void RowRawPipelined(const Options &o) {
   Server server(o.servers);
-  RawClient c(server.connect(), o.limit_ms);
+  RawClient c(server.connect(), o.limit_ms, ResolveDelay(o));
   std::string parent = RawParent(o);
   EnsurePersistent(c.zh(), parent);
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   Pipeline p;
@@ -287,6 +296,7 @@ void RowRawPipelined(const Options &o) {
   double cycles = static_cast<double>(p.cycles.load());
   Json j;
   j.Str("row", "raw_pipelined").Int("inflight", o.inflight);
+  if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
   AddThroughput(j, cycles, cpu.seconds(), p.lat);
   j.Num("cpu_us_per_op", cpu.UsPerOp(cycles));
   AddRequests(j, cycles, 2 * cycles, srv);
@@ -299,11 +309,11 @@ void RowRawSyncClients(const Options &o) {
   std::string parent = RawParent(o);
   std::vector<std::unique_ptr<RawClient>> clients;
   for (int i = 0; i < o.clients; ++i) {
-    clients.push_back(std::make_unique<RawClient>(server.connect(), o.limit_ms));
+    clients.push_back(std::make_unique<RawClient>(server.connect(), o.limit_ms, ResolveDelay(o)));
   }
   EnsurePersistent(clients[0]->zh(), parent);
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   std::vector<Samples> lat(clients.size());

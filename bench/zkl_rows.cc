@@ -89,7 +89,7 @@ struct LoopResult {
 LoopResult TimedLoop(const Options &o, const Server &server, ZklClient &c,
                      const std::function<void()> &cycle, const std::function<void()> &finish = {}) {
   LoopResult r;
-  r.cpu.CalibrateIdle(200);
+  r.cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
@@ -314,10 +314,10 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
     Check(zkl_lock_acquire(cs[0].lock, kOwner, o.limit_ms), "acquire");
     Check(zkl_lock_release(cs[0].lock, kOwner), "release");
   }
-  bool exclusive = spec.election ? true : ExclusiveKind(spec.kind_of(0)) && ExclusiveKind(spec.kind_of(o.clients - 1));
-  if (spec.election || spec.kind_name == "semaphore") exclusive = spec.election;
+  bool exclusive = true;  // every contender's kind excludes all others
+  for (int i = 0; i < o.clients && !spec.election; ++i) exclusive = exclusive && ExclusiveKind(spec.kind_of(i));
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
@@ -395,6 +395,10 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
     j.Num("handoff_p50_us", handoff.PercentileUs(50)).Num("handoff_p99_us", handoff.PercentileUs(99));
   }
   j.Int("max_concurrent_holders", max_holders.load());
+  if (exclusive && max_holders.load() > 1) {
+    j.Print();
+    Die("mutual exclusion violated: " + std::to_string(max_holders.load()) + " holders at once");
+  }
   if (spec.kind_name == "semaphore") j.Int("leases", leases);
   if (spec.kind_name == "rw") {
     double reads = 0, writes = 0;
@@ -466,7 +470,7 @@ void RowManyLocksClients(const Options &o) {
     }
   }
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
@@ -599,7 +603,7 @@ void RowAsyncManyLocks(const Options &o) {
   };
   run(300, 1 << 30);  // parents exist, JIT-warm paths
   CpuMeter cpu;
-  cpu.CalibrateIdle(200);
+  cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
   uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
