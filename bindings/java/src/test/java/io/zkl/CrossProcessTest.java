@@ -71,7 +71,7 @@ class CrossProcessTest {
         reader.start();
       }
       // Everyone is queued (three nodes) before the first release.
-      awaitChildren(path, 3);
+      awaitChildren(path, 3, java.time.Duration.ofSeconds(90));  // three process starts
 
       Set<Integer> releaseRequested = new HashSet<>();
       Set<Integer> done = new HashSet<>();

@@ -112,7 +112,9 @@ class SessionLossTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertInstanceOf(SessionLostException.class, cause);
         assertEquals(List.of("suspended", "lost"), seen);
-        assertTrue(ms < 4000 + 1000, "lost within the session timeout (took " + ms + " ms)");
+        // Detection (2/3 of the timeout) + the deadline (1/4 of it), with slack
+        // for a loaded machine.
+        assertTrue(ms < 4000 + 3000, "lost by the client-side deadline (took " + ms + " ms)");
         assertFalse(h.isHeld());
       } finally {
         server.resume();

@@ -66,7 +66,11 @@ final class TestSupport {
    * children (a missing path counts as none).
    */
   static void awaitChildren(String path, int n) throws Exception {
-    long deadline = System.nanoTime() + T.toNanos();
+    awaitChildren(path, n, T);
+  }
+
+  static void awaitChildren(String path, int n, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
     for (;;) {
       CountDownLatch changed = new CountDownLatch(1);
       Watcher w = (WatchedEvent e) -> changed.countDown();
