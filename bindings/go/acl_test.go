@@ -2,6 +2,8 @@ package zkl_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -12,7 +14,9 @@ import (
 // everyone can read who holds the lock, the same user contends normally,
 // another user is refused (the lock's parent nodes carry the ACL too).
 func TestDigestAuthAndCreatorACL(t *testing.T) {
-	path := uniquePath(t)
+	// Its own tree: parents created by this client carry the ACL too, and
+	// other users could not create their lock paths under them.
+	path := fmt.Sprintf("/zkl-go-acl/%d/lock", os.Getpid())
 	ctx := ctxFor(t, 20*time.Second)
 	alice := zkl.Config{DigestAuth: "alice:secret", ACL: zkl.ACLCreator}
 	l := newLock(t, connect(t, alice), path, nil)
