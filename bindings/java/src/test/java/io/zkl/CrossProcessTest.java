@@ -14,6 +14,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,7 +72,7 @@ class CrossProcessTest {
         reader.start();
       }
       // Everyone is queued (three nodes) before the first release.
-      awaitChildren(path, 3, java.time.Duration.ofSeconds(90));  // three process starts
+      awaitChildren(path, 3, Duration.ofSeconds(90));  // three process starts
 
       Set<Integer> releaseRequested = new HashSet<>();
       Set<Integer> done = new HashSet<>();
