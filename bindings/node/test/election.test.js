@@ -1,6 +1,6 @@
 'use strict';
 // Leader election (fair and unfair), campaign/resign, and the leader observer.
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 const zkl = require('..');
@@ -8,12 +8,12 @@ const { servers, uniquePath, within, until } = require('./helpers');
 
 let a, b;
 
-test.before(async () => {
+before(async () => {
   a = await zkl.connect(servers());
   b = await zkl.connect(servers());
 });
 
-test.after(async () => {
+after(async () => {
   await a?.close();
   await b?.close();
 });

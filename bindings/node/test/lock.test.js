@@ -1,19 +1,19 @@
 'use strict';
 // Every lock recipe, timeouts, try, AbortSignal and error codes, against a
 // real ZooKeeper server.
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const zkl = require('..');
 const { servers, uniquePath, within } = require('./helpers');
 
 let a, b;  // two sessions: two independent contenders
 
-test.before(async () => {
+before(async () => {
   a = await zkl.connect(servers());
   b = await zkl.connect(servers());
 });
 
-test.after(async () => {
+after(async () => {
   await a?.close();
   await b?.close();
 });

@@ -1,15 +1,15 @@
 'use strict';
 // Process lifetime: the client's poll handle keeps Node alive only while an
 // acquire is pending or a lock is held; process exit closes the session.
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { setTimeout: delay } = require('node:timers/promises');
 const zkl = require('..');
 const { servers, uniquePath, within, until, Child, fixture } = require('./helpers');
 
 let a;
-test.before(async () => { a = await zkl.connect(servers()); });
-test.after(async () => { await a?.close(); });
+before(async () => { a = await zkl.connect(servers()); });
+after(async () => { await a?.close(); });
 
 const lifecycle = (mode, p) => new Child(process.execPath, [fixture('lifecycle.js'), mode, servers(), p]);
 const count = async (p) => (await a.inspect(p)).length;

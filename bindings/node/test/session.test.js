@@ -2,7 +2,7 @@
 // Session trouble: a paused server makes zkl's client-side deadline fire, so
 // held locks report 'suspended' then 'lost'; pending acquires survive and
 // the client gets a new session. Uses its own server (it pauses it).
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 const zkl = require('..');
@@ -10,8 +10,8 @@ const { startServer, uniquePath, within, nextEvent } = require('./helpers');
 
 let server;
 
-test.before(() => { server = startServer(); });
-test.after(() => {
+before(() => { server = startServer(); });
+after(() => {
   server.resume();
   server.stop();
 });
