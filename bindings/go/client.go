@@ -406,6 +406,26 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 	}
 }
 
+// awaitSession waits for a session when there is none (state Connecting, or
+// SessionLost while a new one is being established).
+//
+// Work-around for a core bug: an acquire (or election start) submitted
+// while the ZooKeeper handle is still connecting creates its node twice
+// (the queued create, and another one from the new-session path), and the
+// second node is orphaned until the session ends, blocking later waiters.
+func (c *Client) awaitSession(ctx context.Context, op, path string) error {
+	if st := c.State(); st != Connecting && st != SessionLost {
+		return nil
+	}
+	if err := c.WaitConnected(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctxErr(op, path, ctx)
+		}
+		return &OpError{Op: op, Path: path, Err: errnoOf(err)}
+	}
+	return nil
+}
+
 // SessionID returns the current session id (0 while there is none).
 func (c *Client) SessionID() uint64 {
 	var id C.uint64_t

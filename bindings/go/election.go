@@ -46,6 +46,9 @@ type Election struct {
 	waiters []chan acquireResult // Campaign calls waiting to be elected
 	term    chan error           // the current (or last) term's Lost channel
 	armed   bool
+	// A Start made while there was no session, to be done once connected.
+	deferred bool
+	startGen uint64
 }
 
 // NewElection creates a participant on path (it does not join yet).
@@ -101,10 +104,37 @@ func (e *Election) err(op string, rc C.int) error {
 // Start joins the election and returns at once; Elected / NotElected events
 // (OnEvent) tell the outcome. Joining again while in the race is a no-op.
 func (e *Election) Start() error {
+	if st := e.client.State(); st == Connecting || st == SessionLost {
+		// No session yet: join once it is up (see Client.awaitSession).
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.closed {
+			return &OpError{Op: "start election", Path: e.path, Err: Errno(C.ZKL_ECLOSED)}
+		}
+		if !e.deferred {
+			e.deferred = true
+			gen := e.startGen
+			go e.startWhenConnected(gen)
+		}
+		return nil
+	}
 	if rc := C.zkl_election_start(e.h); rc != 0 {
 		return e.err("start election", rc)
 	}
 	return nil
+}
+
+// startWhenConnected joins once the client has a session, unless the
+// participant resigned or was closed meanwhile.
+func (e *Election) startWhenConnected(gen uint64) {
+	err := e.client.WaitConnected(context.Background()) // ends on connect, auth failure or close
+	e.mu.Lock()
+	ok := e.deferred && !e.closed && gen == e.startGen
+	e.deferred = false
+	e.mu.Unlock()
+	if err == nil && ok {
+		C.zkl_election_start(e.h)
+	}
 }
 
 // Campaign joins the election (if not in it yet) and waits until this
@@ -114,6 +144,9 @@ func (e *Election) Start() error {
 func (e *Election) Campaign(ctx context.Context) (uint64, error) {
 	if ctx.Err() != nil {
 		return 0, ctxErr("campaign", e.path, ctx)
+	}
+	if err := e.client.awaitSession(ctx, "campaign", e.path); err != nil {
+		return 0, err
 	}
 	w := make(chan acquireResult, 1)
 	e.mu.Lock()
@@ -158,6 +191,8 @@ func (e *Election) removeWaiter(w chan acquireResult) {
 func (e *Election) Resign() error {
 	rc := C.zkl_election_resign(e.h)
 	e.mu.Lock()
+	e.deferred = false
+	e.startGen++
 	e.endTerm(nil)
 	e.mu.Unlock()
 	if rc != 0 {

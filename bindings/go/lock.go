@@ -176,6 +176,9 @@ func (l *Lock) Acquire(ctx context.Context, owner uint64) (uint64, error) {
 	if ctx.Err() != nil {
 		return 0, ctxErr("acquire", l.path, ctx)
 	}
+	if err := l.client.awaitSession(ctx, "acquire", l.path); err != nil {
+		return 0, err
+	}
 	w := make(chan acquireResult, 1)
 	l.mu.Lock()
 	if l.closed {

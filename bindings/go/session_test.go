@@ -3,6 +3,7 @@ package zkl_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -183,4 +184,62 @@ func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Unlock()
+}
+
+// Acquiring (or campaigning) right after NewClient, before the session is
+// up, leaves exactly one node (the binding waits for the session first).
+func TestAcquireBeforeSessionLeavesOneNode(t *testing.T) {
+	check := connect(t)
+	for i := 0; i < 3; i++ {
+		c, err := zkl.NewClient(zkl.Config{Servers: servers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := uniquePath(t)
+		l, err := c.NewLock(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Lock(ctxFor(t, 20*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(participants(t, check, path, zkl.Fair)); n != 1 {
+			t.Fatalf("%d nodes while held, want 1", n)
+		}
+		if err := l.Unlock(); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(participants(t, check, path, zkl.Fair)); n != 0 {
+			t.Fatalf("%d nodes after release, want 0", n)
+		}
+		// Elections started before the sessions are up: two nodes, no more.
+		epath := uniquePath(t)
+		outcome := make(chan zkl.Event, 8)
+		onEvent := func(ev zkl.Event) {
+			if ev.Type == zkl.EventElected || ev.Type == zkl.EventNotElected {
+				outcome <- ev
+			}
+		}
+		c2, err := zkl.NewClient(zkl.Config{Servers: servers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, cl := range []*zkl.Client{c, c2} {
+			e, err := cl.NewElection(epath, zkl.ElectionOptions{ID: fmt.Sprint("early", j), OnEvent: onEvent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitResult(t, outcome, 20*time.Second, "first election outcome")
+		waitResult(t, outcome, 20*time.Second, "second election outcome")
+		ps, err := check.InspectElection(ctxFor(t, 5*time.Second), epath, zkl.ElectionFair)
+		if err != nil || len(ps) != 2 {
+			t.Fatalf("election nodes: %d %v, want 2", len(ps), err)
+		}
+		c2.Close()
+		c.Close()
+	}
 }
