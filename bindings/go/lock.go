@@ -258,7 +258,18 @@ func (l *Lock) Unlock() error { return l.Release(DefaultOwner) }
 // (not held, or released twice), ErrNotOwner (held by another owner),
 // ErrLost (the hold had been lost; it is over all the same).
 func (l *Lock) Release(owner uint64) error {
-	rc := C.zkl_lock_release(l.h, C.uint64_t(owner))
+	return l.released("release", C.zkl_lock_release(l.h, C.uint64_t(owner)))
+}
+
+// ReleaseAsync is Release without waiting for the server: the delete is
+// sent (a later acquire on the same client is ordered after it) and an
+// EventReleased to OnEvent reports the outcome.
+func (l *Lock) ReleaseAsync(owner uint64) error {
+	return l.released("release", C.zkl_lock_release_async(l.h, C.uint64_t(owner)))
+}
+
+// released does the bookkeeping of a release that returned rc.
+func (l *Lock) released(op string, rc C.int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch rc {
@@ -282,7 +293,7 @@ func (l *Lock) Release(owner uint64) error {
 		if rc == C.ZKL_EBADHANDLE && l.closed {
 			rc = C.ZKL_ECLOSED
 		}
-		return opErr("release", l.path, rc)
+		return opErr(op, l.path, rc)
 	}
 	return nil
 }

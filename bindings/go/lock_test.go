@@ -631,3 +631,29 @@ func TestWaitersDoNotBlockOSThreads(t *testing.T) {
 		last = tok
 	}
 }
+
+func TestReleaseAsyncReportsReleased(t *testing.T) {
+	path := uniquePath(t)
+	c := connect(t)
+	events := make(chan zkl.Event, 8)
+	l := newLock(t, c, path, &zkl.LockOptions{OnEvent: func(ev zkl.Event) { events <- ev }})
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	lost := l.Lost()
+	if err := l.ReleaseAsync(zkl.DefaultOwner); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := <-lost; ok {
+		t.Fatal("Lost got a value on release")
+	}
+	if ev := waitEvent(t, events, zkl.EventReleased, 10*time.Second); ev.Err != nil {
+		t.Fatalf("released with %v", ev.Err)
+	}
+	if n := len(participants(t, c, path, zkl.Fair)); n != 0 {
+		t.Fatalf("%d nodes after the release", n)
+	}
+	if err := l.ReleaseAsync(zkl.DefaultOwner); !errors.Is(err, zkl.ErrNotHeld) {
+		t.Fatalf("second release: %v", err)
+	}
+}

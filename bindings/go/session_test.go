@@ -171,7 +171,7 @@ func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 	// answer, ahead of the server's expiry at the full timeout.
 	d := time.Since(start)
 	t.Logf("lost %v after the pause (negotiated session timeout %v)", d, timeout)
-	if d > timeout+500*time.Millisecond {
+	if d > timeout+time.Second { // a sanity bound (scheduling on a loaded machine)
 		t.Fatalf("lost only %v after the pause (session timeout %v)", d, timeout)
 	}
 	if err := zkServer(dir, "resume"); err != nil {
