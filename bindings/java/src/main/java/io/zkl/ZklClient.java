@@ -432,11 +432,13 @@ public final class ZklClient implements AutoCloseable {
 
   /**
    * Waits up to {@code timeout} (null = forever) for events and dispatches
-   * them on this thread; returns how many (0 when none came, or when another
-   * thread dispatches meanwhile, or the thread is interrupted: its flag stays
-   * set).
+   * them on this thread; returns how many (0 when none came, or the thread
+   * is interrupted: its flag stays set). While another thread dispatches,
+   * it waits for that thread to finish (within the timeout); while the
+   * dispatcher thread runs, it returns 0 at once.
    */
   public int poll(Duration timeout) {
+    if (isDispatcherThreadRunning()) return 0;
     long ms = Util.millis(timeout);
     long deadline = ms < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
     if (closed.get() || !enterPump(ms)) return 0;

@@ -58,6 +58,7 @@ class DispatchTest {
       String on = f.thenApply(h -> Thread.currentThread().getName()).get(T.toMillis(), TimeUnit.MILLISECONDS);
       assertTrue(on.startsWith("zkl-dispatcher"), on);
       assertEquals(0, c.dispatch(), "the dispatcher thread owns the queue");
+      assertEquals(0, c.poll(Duration.ofSeconds(30)), "poll returns at once");
       // Blocking calls just wait for the dispatcher.
       f.join().close();
       try (Hold h = lock.acquire(T)) {
