@@ -657,3 +657,34 @@ func TestReleaseAsyncReportsReleased(t *testing.T) {
 		t.Fatalf("second release: %v", err)
 	}
 }
+
+// Closing the whole client from a callback on its own event goroutine
+// neither deadlocks nor leaves the lock's node behind.
+func TestClientCloseFromCallback(t *testing.T) {
+	path := uniquePath(t)
+	c, err := zkl.Connect(ctxFor(t, 20*time.Second), zkl.Config{Servers: servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	l, err := c.NewLock(path, &zkl.LockOptions{OnEvent: func(ev zkl.Event) {
+		if ev.Type == zkl.EventAcquired {
+			closed <- c.Close()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitResult(t, closed, 10*time.Second, "Close in callback"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Unlock(); !errors.Is(err, zkl.ErrClosed) {
+		t.Fatalf("Unlock after client close: %v", err)
+	}
+	if n := len(participants(t, connect(t), path, zkl.Fair)); n != 0 {
+		t.Fatalf("%d nodes after the session closed", n)
+	}
+}
