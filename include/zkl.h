@@ -28,7 +28,8 @@
  *    thread id), so an async runtime may release from another thread than
  *    the one that acquired. A handle is held by at most one owner at a time;
  *    use one handle per concurrent contender (handles are cheap).
- *  - Timeouts are in milliseconds: < 0 waits forever, 0 does not wait.
+ *  - Timeouts are in milliseconds: < 0 waits forever, 0 does not wait (an
+ *    acquire with timeout 0 behaves like a try but fails with ZKL_ETIMEDOUT).
  *  - Paths are absolute ZooKeeper paths ("/a/b"), without trailing slash,
  *    empty or "." / ".." segments, NUL bytes or control characters.
  */
@@ -103,8 +104,13 @@ ZKL_API const char *zkl_strerror(int err);
 #define ZKL_EVENT_SUSPENDED 4      /* held lock MAY be lost (disconnected)  */
 #define ZKL_EVENT_RESTORED 5       /* reconnected in time: held again       */
 #define ZKL_EVENT_LOST 6           /* held lock is lost: stop using it      */
-#define ZKL_EVENT_RELEASED 7       /* async release completed (see error)   */
-#define ZKL_EVENT_ELECTED 8        /* this participant became leader        */
+#define ZKL_EVENT_RELEASED 7       /* zkl_lock_release_async finished: the
+                                      node is deleted (or died with a lost
+                                      session); one per async last release */
+#define ZKL_EVENT_ELECTED 8        /* this participant became leader (again
+                                      after a SUSPENDED: elections get
+                                      SUSPENDED too, and ELECTED instead of
+                                      RESTORED when the session survives)    */
 #define ZKL_EVENT_NOT_ELECTED 9    /* joined; another participant leads     */
 #define ZKL_EVENT_LEADER_CHANGED 10 /* observer: leader is now event data   */
 
@@ -385,7 +391,9 @@ ZKL_API int zkl_election_destroy(zkl_election *e);
  * leader, LOST when leadership (or the place in line) is lost; after LOST
  * the handle rejoins automatically when the session is back. */
 ZKL_API int zkl_election_start(zkl_election *e);
-/* Blocking form: joins (if needed) and waits to be elected: 0, ZKL_ETIMEDOUT. */
+/* Blocking form: joins (if needed) and waits to be elected: 0, or
+ * ZKL_ETIMEDOUT (then it leaves again, unless zkl_election_start had joined:
+ * a started participant stays in line). */
 ZKL_API int zkl_election_campaign(zkl_election *e, int64_t timeout_ms);
 /* Leaves the election (gives up leadership if held). */
 ZKL_API int zkl_election_resign(zkl_election *e);
@@ -400,7 +408,8 @@ ZKL_API int zkl_observer_new(zkl_client *c, const char *path, int32_t kind,
                              zkl_observer **out);
 ZKL_API int zkl_observer_destroy(zkl_observer *o);
 /* Copies the current leader id into buf (NUL-terminated, truncated to
- * len-1) and returns its full length, or ZKL_ENOTFOUND without a leader. */
+ * len-1) and returns its full length, or ZKL_ENOTFOUND without a leader
+ * (also before the observer's first read; LEADER_CHANGED follows it). */
 ZKL_API int zkl_observer_leader(zkl_observer *o, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */

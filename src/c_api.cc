@@ -488,7 +488,7 @@ int zkl_election_start(zkl_election *e) {
     auto el = GetElection(e);
     if (!el) return ZKL_EBADHANDLE;
     int rc = el->Acquire(0, -1, Contender::Mode::kAsync);
-    return rc == ZKL_EBUSY || rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already running
+    return rc == ZKL_EBUSY || rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already in the race
   });
 }
 
@@ -497,7 +497,9 @@ int zkl_election_campaign(zkl_election *e, int64_t timeout_ms) {
     auto el = GetElection(e);
     if (!el) return ZKL_EBADHANDLE;
     int rc = el->Acquire(0, timeout_ms, Contender::Mode::kBlocking);
-    return rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already leader
+    if (rc == ZKL_EDEADLK) return ZKL_OK;                     // already leader
+    if (rc == ZKL_EBUSY) return el->AwaitGranted(timeout_ms);  // started: wait
+    return rc;
   });
 }
 
@@ -579,16 +581,10 @@ int zkl_inspect(zkl_client *c, const char *path, int32_t kind, int64_t timeout_m
     if (int rc = zkl::ValidatePath(path)) return rc;
     std::unique_ptr<zkl::Rule> rule = kind >= ZKL_INSPECT_ELECTION_BASE
                                           ? ElectionRule(kind - ZKL_INSPECT_ELECTION_BASE)
-                                          : LockRule(kind, kind == ZKL_LOCK_SEMAPHORE ? 0 : 1);
-    if (kind == ZKL_LOCK_SEMAPHORE) {
-      // Holders are the first N; N is read from the lock node by the caller's
-      // peers, so here every participant is listed and marked by position
-      // only when N is known. Use a large N: everyone is shown as holding.
-      rule = zkl::MakeSemaphoreRule(1 << 30);
-    }
+                                          : LockRule(kind, 1);
     if (!rule) return ZKL_EINVAL;
     auto result = std::make_unique<zkl_participants>();
-    if (int rc = zkl::Inspect(*client, path, *rule, timeout_ms, &result->list)) return rc;
+    if (int rc = zkl::Inspect(*client, path, std::move(rule), timeout_ms, &result->list)) return rc;
     *out = result.release();
     return ZKL_OK;
   });

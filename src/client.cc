@@ -1,5 +1,7 @@
 #include "client.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -34,6 +36,7 @@ struct ZkCallbacks {
     std::unique_ptr<Request> req(static_cast<Request *>(const_cast<void *>(data)));
     Client *client = req->client;
     MutexLock lock(&client->mu_);
+    client->outstanding_.erase(req.get());
     if (req->generation != client->generation_ || client->closed_) return;
     std::shared_ptr<Listener> l = req->listener.lock();
     if (!l) return;
@@ -82,6 +85,14 @@ namespace {
 
 std::once_flag quiet_zookeeper_log;
 
+// The ZooKeeper C client logs every refused connection on stderr. zkl is a
+// library: it stays silent unless ZKL_ZOOKEEPER_LOG is set in the
+// environment (then the client's messages go to stderr as usual).
+void ZooKeeperLog(const char *message) {
+  static const bool enabled = getenv("ZKL_ZOOKEEPER_LOG") != nullptr;
+  if (enabled) fprintf(stderr, "%s\n", message);
+}
+
 }  // namespace
 
 Client::Client() : Handle(HandleKind::kClient) {}
@@ -101,7 +112,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   }
 
   std::call_once(quiet_zookeeper_log, [] {
-    if (getenv("ZKL_ZOOKEEPER_LOG") == nullptr) zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
+    zoo_set_debug_level(getenv("ZKL_ZOOKEEPER_LOG") ? ZOO_LOG_LEVEL_INFO : ZOO_LOG_LEVEL_ERROR);
   });
 
   std::shared_ptr<Client> c(new Client());
@@ -134,8 +145,8 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
 
 int Client::StartSession() {
   ++generation_;
-  zh_ = zookeeper_init(connect_.c_str(), &ZkCallbacks::Global, requested_timeout_ms_,
-                       nullptr, this, 0);
+  zh_ = zookeeper_init2(connect_.c_str(), &ZkCallbacks::Global, requested_timeout_ms_,
+                        nullptr, this, 0, &ZooKeeperLog);
   if (zh_ == nullptr) return errno == EINVAL ? ZKL_EINVAL : ZKL_ECONNECTION;
   if (!digest_.empty()) {
     zoo_add_auth(zh_, "digest", digest_.data(), static_cast<int>(digest_.size()),
@@ -165,14 +176,17 @@ void Client::Close() {
   if (maintenance_.joinable() && maintenance_.get_id() != std::this_thread::get_id()) {
     maintenance_.join();
   }
+  uint64_t closed_generation;
   {
     MutexLock lock(&mu_);
     zh = zh_;
     zh_ = nullptr;
-    ++generation_;
+    closed_generation = generation_++;
   }
   // Outside the mutex: closing runs the remaining completions, which take it.
   if (zh != nullptr) zookeeper_close(zh);
+  MutexLock lock(&mu_);
+  FreeAbandonedRequests(closed_generation);
 }
 
 bool Client::zk_connected() const {
@@ -284,10 +298,11 @@ void Client::MaintenanceLoop() {
       renew_session_ = false;
       zhandle_t *old = zh_;
       zh_ = nullptr;
-      ++generation_;
+      uint64_t old_generation = generation_++;
       mu_.Unlock();
       if (old != nullptr) zookeeper_close(old);  // runs stale completions
       mu_.Lock();
+      FreeAbandonedRequests(old_generation);
       if (stop_ || closed_) break;
       if (StartSession() != ZKL_OK) {
         // Could not even allocate a handle; try again shortly.
@@ -349,37 +364,50 @@ const struct ACL_vector *Client::NodeAcl() const {
 
 Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
   ++requests_;
-  return new Request{this, l->self(), generation_, op, path};
+  auto *req = new Request{this, l->self(), generation_, op, path};
+  outstanding_.insert(req);
+  return req;
 }
 
-// Submits one request; on failure the Request is freed and the rc returned.
 template <typename Fn>
-static int Submit(zhandle_t *zh, Request *req, Fn submit) {
-  if (zh == nullptr) {
+int Client::Submit(Request *req, Fn submit) {
+  int rc = zh_ == nullptr ? ZCONNECTIONLOSS : submit(req);
+  if (rc != ZOK) {
+    outstanding_.erase(req);
     delete req;
-    return ZCONNECTIONLOSS;
   }
-  int rc = submit(req);
-  if (rc != ZOK) delete req;
   return rc;
+}
+
+void Client::FreeAbandonedRequests(uint64_t generation) {
+  // The ZooKeeper C client (3.8) can drop the completion of a request that
+  // was still queued when its handle closed: free what it never answered.
+  for (auto it = outstanding_.begin(); it != outstanding_.end();) {
+    if ((*it)->generation <= generation) {
+      delete *it;
+      outstanding_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
 }
 
 int Client::CreateNode(Listener *l, int op, const std::string &path, const std::string &data,
                        int flags) {
-  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) {
     return zoo_acreate2(zh_, path.c_str(), data.data(), static_cast<int>(data.size()),
                         NodeAcl(), flags, &ZkCallbacks::StringStat, req);
   });
 }
 
 int Client::DeleteNode(Listener *l, int op, const std::string &path) {
-  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) {
     return zoo_adelete(zh_, path.c_str(), -1, &ZkCallbacks::Void, req);
   });
 }
 
 int Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) {
     return zoo_awget_children(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
                               reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Strings,
                               req);
@@ -387,14 +415,14 @@ int Client::GetChildren(Listener *l, int op, const std::string &path, bool watch
 }
 
 int Client::GetData(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) {
     return zoo_awget(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
                      reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Data, req);
   });
 }
 
 int Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(zh_, NewRequest(l, op, path), [&](Request *req) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) {
     return zoo_awexists(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
                         reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Stat, req);
   });

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "sync.h"
 #include "absl/time/time.h"
 #include "event_queue.h"
@@ -125,6 +126,9 @@ class Client : public Handle {
   int StartSession() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Request *NewRequest(Listener *l, int op, const std::string &path)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  template <typename Fn>
+  int Submit(Request *req, Fn submit) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FreeAbandonedRequests(uint64_t generation) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnSessionEvent(zhandle_t *zh, int state);
   void OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path);
   void SessionLost(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -157,6 +161,7 @@ class Client : public Handle {
   absl::Time lost_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   absl::flat_hash_map<uint64_t, std::weak_ptr<Listener>> listeners_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, std::shared_ptr<Listener>> retiring_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_set<Request *> outstanding_ ABSL_GUARDED_BY(mu_);  // sent, unanswered
   std::set<std::pair<absl::Time, uint64_t>> timers_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, absl::Time> timer_of_ ABSL_GUARDED_BY(mu_);
   std::thread maintenance_;

@@ -57,7 +57,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
     if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_);
     return ZKL_OK;
   }
-  if (want_hold_) return owner == owner_ && !reentrant_ ? ZKL_EDEADLK : ZKL_EBUSY;
+  if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
   if (mode == Mode::kTry && !client_->connected()) return ZKL_ECONNECTION;
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
 
@@ -65,16 +65,32 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   lost_unreleased_ = false;
   owner_ = owner;
   mode_ = mode;
+  // A zero timeout does not wait: like a try, but failing with ETIMEDOUT.
+  no_wait_ = mode == Mode::kTry || timeout_ms == 0;
   announced_waiting_ = false;
   create_attempts_ = 0;
   uint64_t seq = ++request_seq_;
-  if (timeout_ms >= 0 && mode != Mode::kTry) {
+  if (timeout_ms > 0 && !no_wait_) {
     client_->SetTimer(this, absl::Now() + absl::Milliseconds(timeout_ms));
   }
   Begin();
   if (mode == Mode::kAsync) return ZKL_OK;
   while (done_seq_ < seq) client_->changed().Wait(&client_->mu());
   return done_rc_;
+}
+
+int Contender::AwaitGranted(int64_t timeout_ms) {
+  MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
+                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  while (want_hold_ && !held_) {
+    if (client_->changed().WaitWithDeadline(&client_->mu(), deadline) && want_hold_ && !held_) {
+      return ZKL_ETIMEDOUT;
+    }
+  }
+  if (held_) return ZKL_OK;
+  return client_->closed() ? ZKL_ECLOSED : ZKL_ECANCELED;
 }
 
 int Contender::Cancel() {
@@ -366,8 +382,8 @@ void Contender::OnReply(const Reply &r) {
           node_ = std::string(rule_->fixed_node());
           czxid_ = static_cast<uint64_t>(r.stat->czxid);
           Granted();
-        } else if (mode_ == Mode::kTry) {
-          Fail(ZKL_EAGAIN);
+        } else if (no_wait_) {
+          Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
         } else {
           watched_ = FixedPath();
           if (role_ == Role::kElection && !announced_waiting_) {
@@ -436,8 +452,8 @@ void Contender::Evaluate(const struct String_vector &children) {
     Granted();
     return;
   }
-  if (mode_ == Mode::kTry) {
-    Fail(ZKL_EAGAIN);
+  if (no_wait_) {
+    Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return;
   }
   if (role_ == Role::kElection && !announced_waiting_) {
@@ -506,12 +522,12 @@ void Contender::Fail(int error) {
   bool was_pending = want_hold_ && !held_;
   want_hold_ = false;
   holds_ = 0;
-  owner_ = 0;
   watched_.clear();
   client_->SetTimer(this, absl::InfiniteFuture());
   if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
-    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0);
+    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0);  // carries the owner that asked
   }
+  owner_ = 0;
   Finish(error);
   if (!node_.empty()) {
     if (!delete_in_flight_ && !create_in_flight_) DeleteOwn();
@@ -617,13 +633,12 @@ void Contender::OnSuspended() {
 
 void Contender::OnSessionLost(int error) {
   bool was_held = held_;
-  bool releasing = delete_in_flight_;
   ForgetNode();
   create_in_flight_ = false;
   delete_in_flight_ = false;
   resync_needed_ = false;
-  if (release_async_ && releasing) {
-    // The node died with the session: the release is complete.
+  if (release_async_) {
+    // The node died (or will die) with the session: the release is complete.
     release_async_ = false;
     Notify(ZKL_EVENT_RELEASED, 0, 0);
   }

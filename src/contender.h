@@ -35,6 +35,9 @@ class Contender : public Listener {
 
   // Public operations; each takes the client's mutex.
   int Acquire(uint64_t owner, int64_t timeout_ms, Mode mode);
+  // Waits for the pending acquire to be granted (0), to end (ZKL_ECANCELED /
+  // ZKL_ECLOSED) or for the timeout (ZKL_ETIMEDOUT; the acquire goes on).
+  int AwaitGranted(int64_t timeout_ms);
   int Cancel();
   int Release(uint64_t owner, bool wait);
   int IsHeld();
@@ -96,6 +99,7 @@ class Contender : public Listener {
   uint64_t owner_ = 0;
   uint32_t holds_ = 0;
   Mode mode_ = Mode::kBlocking;
+  bool no_wait_ = false;  // try, or a zero timeout: fail instead of queueing
   uint64_t request_seq_ = 0, done_seq_ = 0;
   int done_rc_ = 0;
   bool release_async_ = false;

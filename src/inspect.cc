@@ -2,6 +2,7 @@
 #include "inspect.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string_view>
 
 #include "errors.h"
@@ -14,10 +15,33 @@ namespace {
 // A short-lived listener that reads the children, then every node's data.
 class Inspector : public Listener {
  public:
-  Inspector(Client &client, std::string path, const Rule &rule)
-      : Listener(HandleKind::kObserver), client_(client), path_(std::move(path)), rule_(rule) {}
+  Inspector(Client &client, std::string path, std::unique_ptr<Rule> rule, bool read_write,
+            bool semaphore)
+      : Listener(HandleKind::kObserver),
+        client_(client),
+        path_(std::move(path)),
+        rule_(std::move(rule)),
+        read_write_(read_write),
+        semaphore_(semaphore) {}
+
+  // Who holds, as the node's own recipe decides: a read/write queue mixes
+  // both kinds, each judged by its own rule.
+  bool Holds(const std::vector<QueueEntry> &queue, size_t i) const {
+    if (!rule_->fixed_node().empty()) return true;
+    if (read_write_) return (IsWriteNode(queue[i].name) ? *write_ : *read_).Decide(queue, i).holds;
+    return rule_->Decide(queue, i).holds;
+  }
 
   void OnReply(const Reply &r) override {
+    if (r.op == kLeases) {
+      // The semaphore's lease count lives in the lock node's data.
+      int leases = 0;
+      if (r.rc == ZOK && r.data_len > 0) {
+        leases = std::atoi(std::string(r.data, static_cast<size_t>(r.data_len)).c_str());
+      }
+      rule_ = MakeSemaphoreRule(leases > 0 ? leases : (1 << 30));
+      return;
+    }
     if (r.op == kChildren) {
       if (r.rc != ZOK) {
         Finish(r.rc == ZNONODE ? ZKL_OK : FromZooKeeper(r.rc));
@@ -26,15 +50,15 @@ class Inspector : public Listener {
       std::vector<QueueEntry> queue;
       for (int i = 0; i < r.children->count; ++i) {
         std::string_view name(r.children->data[i]);
-        if (!rule_.Participates(name)) continue;
-        queue.push_back({rule_.fixed_node().empty() ? *SequenceOf(name) : 0, std::string(name)});
+        if (!rule_->Participates(name)) continue;
+        queue.push_back({rule_->fixed_node().empty() ? *SequenceOf(name) : 0, std::string(name)});
       }
       std::sort(queue.begin(), queue.end(),
                 [](const QueueEntry &a, const QueueEntry &b) { return a.sequence < b.sequence; });
       for (size_t i = 0; i < queue.size(); ++i) {
         Participant p;
         p.name = queue[i].name;
-        p.holder = !rule_.fixed_node().empty() || rule_.Decide(queue, i).holds;
+        p.holder = Holds(queue, i);
         result_.push_back(std::move(p));
       }
       pending_ = result_.size();
@@ -62,7 +86,10 @@ class Inspector : public Listener {
   void OnTimer() override {}
   void OnClientClosed() override { Finish(ZKL_ECLOSED); }
 
-  void Start() { client_.GetChildren(this, kChildren, path_, false); }
+  void Start() {
+    if (semaphore_) client_.GetData(this, kLeases, path_, false);  // answered first
+    client_.GetChildren(this, kChildren, path_, false);
+  }
   bool done() const { return done_; }
   int rc() const { return rc_; }
   std::vector<Participant> TakeResult() {
@@ -74,7 +101,7 @@ class Inspector : public Listener {
   }
 
  private:
-  enum { kChildren = 1, kData = 16 };
+  enum { kChildren = 1, kLeases = 2, kData = 16 };
   void Finish(int rc) {
     if (done_) return;
     done_ = true;
@@ -84,7 +111,9 @@ class Inspector : public Listener {
 
   Client &client_;
   const std::string path_;
-  const Rule &rule_;
+  std::unique_ptr<Rule> rule_;
+  const bool read_write_, semaphore_;
+  const std::unique_ptr<Rule> read_ = MakeReadRule(), write_ = MakeWriteRule();
   std::vector<Participant> result_;
   size_t pending_ = 0;
   bool done_ = false;
@@ -93,9 +122,12 @@ class Inspector : public Listener {
 
 }  // namespace
 
-int Inspect(Client &client, const std::string &path, const Rule &rule, int64_t timeout_ms,
+int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
             std::vector<Participant> *out) {
-  auto inspector = std::make_shared<Inspector>(client, path, rule);
+  bool read_write = rule->label() == "__READ__" || rule->label() == "__WRIT__";
+  bool semaphore = rule->max_leases() > 0;
+  auto inspector =
+      std::make_shared<Inspector>(client, path, std::move(rule), read_write, semaphore);
   inspector->BindSelf(inspector);
   MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;

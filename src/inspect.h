@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct Participant {
 };
 
 // Reads the queue under `path` as `rule` sees it. Blocks up to timeout_ms.
-int Inspect(Client &client, const std::string &path, const Rule &rule, int64_t timeout_ms,
+// `rule` says which recipe the path holds; a semaphore's lease count is read
+// from the server.
+int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
             std::vector<Participant> *out);
 
 }  // namespace zkl

@@ -209,6 +209,26 @@ TEST(FairLock, TimeoutLeavesNoNode) {
   EXPECT_TRUE(Children(path).empty());
 }
 
+TEST(FairLock, ZeroTimeoutDoesNotWaitAndLeavesNoNode) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("zero-timeout");
+  auto holder = NewLock(c1.get(), path), other = NewLock(c2.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 0), 0);  // free: taken at once
+  EXPECT_EQ(zkl_lock_acquire(other.get(), 2, 0), ZKL_ETIMEDOUT);
+  ASSERT_EQ(zkl_lock_acquire_async(other.get(), 7, 0), 0);
+  auto ev = WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRE_FAILED, 5000);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(zkl_event_error(ev.get()), ZKL_ETIMEDOUT);
+  uint64_t owner = 0;
+  zkl_event_owner(ev.get(), &owner);
+  EXPECT_EQ(owner, 7u);  // the failure names the owner that asked
+  for (int spin = 0; Children(path).size() != 1u; ++spin) {
+    ASSERT_LT(spin, 500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
+}
+
 TEST(FairLock, TryAcquireLeavesNoNode) {
   auto c1 = NewClient(), c2 = NewClient();
   std::string path = UniquePath("try");

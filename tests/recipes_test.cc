@@ -458,4 +458,72 @@ TEST(Inspect, HoldersAndWaitersInQueueOrder) {
   ASSERT_EQ(zkl_lock_release(c.get(), 1), 0);
 }
 
+TEST(Inspect, ReadWriteHoldersJudgedPerNode) {
+  auto c1 = NewClient(), c2 = NewClient(), c3 = NewClient();
+  std::string path = UniquePath("inspect-rw");
+  auto r1 = NewLock(c1.get(), path, ZKL_LOCK_READ);
+  auto w = NewLock(c2.get(), path, ZKL_LOCK_WRITE);
+  auto r2 = NewLock(c3.get(), path, ZKL_LOCK_READ);
+  ASSERT_EQ(zkl_lock_acquire(r1.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
+  ASSERT_EQ(zkl_lock_acquire_async(r2.get(), 1, 10000), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  for (int kind : {ZKL_LOCK_READ, ZKL_LOCK_WRITE}) {
+    zkl_participants *p = nullptr;
+    ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), kind, 5000, &p), 0);
+    ASSERT_EQ(zkl_participants_count(p), 3);
+    EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
+    EXPECT_EQ(zkl_participants_is_holder(p, 1), 0);
+    EXPECT_EQ(zkl_participants_is_holder(p, 2), 0);
+    zkl_participants_free(p);
+  }
+  ASSERT_EQ(zkl_lock_release(r1.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 5000));
+  ASSERT_EQ(zkl_lock_release(w.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c3.get(), ZKL_EVENT_ACQUIRED, 5000));
+  ASSERT_EQ(zkl_lock_release(r2.get(), 1), 0);
+}
+
+TEST(Inspect, SemaphoreUsesTheStoredLeaseCount) {
+  auto c1 = NewClient(), c2 = NewClient(), c3 = NewClient();
+  std::string path = UniquePath("inspect-sem");
+  auto a = NewLock(c1.get(), path, ZKL_LOCK_SEMAPHORE, 2);
+  auto b = NewLock(c2.get(), path, ZKL_LOCK_SEMAPHORE, 2);
+  auto c = NewLock(c3.get(), path, ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire(b.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(c.get(), 1, 10000), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  zkl_participants *p = nullptr;
+  ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), ZKL_LOCK_SEMAPHORE, 5000, &p), 0);
+  ASSERT_EQ(zkl_participants_count(p), 3);
+  EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
+  EXPECT_EQ(zkl_participants_is_holder(p, 1), 1);
+  EXPECT_EQ(zkl_participants_is_holder(p, 2), 0);
+  zkl_participants_free(p);
+  ASSERT_EQ(zkl_lock_release(a.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c3.get(), ZKL_EVENT_ACQUIRED, 5000));
+  ASSERT_EQ(zkl_lock_release(b.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_release(c.get(), 1), 0);
+}
+
+TEST(ElectionApi, CampaignAfterStartWaitsToBeElected) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("campaign-after-start");
+  ElectionPtr a, b;
+  NewElection(c1.get(), path, ZKL_ELECTION_FAIR, "alpha", &a);
+  NewElection(c2.get(), path, ZKL_ELECTION_FAIR, "beta", &b);
+  ASSERT_EQ(zkl_election_campaign(a.e, 5000), 0);
+  ASSERT_EQ(zkl_election_start(b.e), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
+  EXPECT_EQ(zkl_election_campaign(b.e, 200), ZKL_ETIMEDOUT);  // still queued behind alpha
+  EXPECT_EQ(zkl_election_is_leader(b.e), 0);
+  std::thread resign([&] { zkl_election_resign(a.e); });
+  EXPECT_EQ(zkl_election_campaign(b.e, 10000), 0);
+  resign.join();
+  EXPECT_EQ(zkl_election_is_leader(b.e), 1);
+  ASSERT_EQ(zkl_election_resign(b.e), 0);
+}
+
 }  // namespace
