@@ -149,7 +149,6 @@ class Lock extends Handle {
     this._oneShot = oneShot;
     this._acquires = [];  // pending acquires, answered in order by events
     this._releases = [];  // last-hold releases waiting for RELEASED
-    this._trying = 0;
     this._held = false;   // a hold exists, as far as the events told us
     this._owner = null;
     this._token = null;
@@ -158,7 +157,7 @@ class Lock extends Handle {
   }
 
   _busy() {
-    return this._held || this._acquires.length > 0 || this._releases.length > 0 || this._trying > 0;
+    return this._held || this._acquires.length > 0 || this._releases.length > 0;
   }
 
   /** 1 while held and the session is known to be good. */
@@ -222,31 +221,20 @@ class Lock extends Handle {
 
   /**
    * One attempt without waiting in line (one round trip): true when
-   * acquired, false when another holder is in the way.
+   * acquired, false when another holder is in the way. (An acquire with
+   * timeout 0: it never waits, and fails with ETIMEDOUT when taken.)
    */
   async tryAcquire({ owner } = {}) {
     const own = toOwner(owner);
-    if (this._client.state === 'connecting') await this._client.connected({ timeout: 30000 });
-    this._trying++;
-    this._sync();
-    let rc;
+    if (this._client._noSession()) await this._client.connected({ timeout: 30000 });
+    if (this._closed) throw new ZklError(codes.ECANCELED, `lock closed: ${this.path}`);
     try {
-      rc = await native.lockTryAcquire(this._h, own);
-    } finally {
-      this._trying--;
-      this._sync();
+      await this._acquire(own, 0);
+      return true;
+    } catch (err) {
+      if (err instanceof ZklError && err.errno === codes.ETIMEDOUT) return false;
+      throw err;
     }
-    if (rc === codes.EAGAIN) return false;
-    check(rc, `tryAcquire ${this.path}`);
-    const token = native.lockFencingToken(this._h);
-    if (typeof token !== 'bigint') {
-      // Lost between the answer and now (its LOST event was delivered first).
-      native.lockReleaseAsync(this._h, own);
-      throw new ZklError(codes.ELOST, `tryAcquire ${this.path}`);
-    }
-    this._gotHold(own, token);
-    this._sync();
-    return true;
   }
 
   /**

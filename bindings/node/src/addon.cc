@@ -8,7 +8,7 @@
 //   batch to one JavaScript function, on the JavaScript thread. The poll
 //   handle is unref'd unless JavaScript says that something is pending
 //   (clientRef), so an idle client does not keep the process alive.
-// - Calls that block for a round trip (close, try-acquire, resign, inspect)
+// - Calls that block for a round trip (close, resign, inspect)
 //   run as napi_async_work on libuv's thread pool and return a Promise;
 //   every other call is non-blocking and synchronous.
 // - Functions return negative ZKL_E* codes as numbers; lib/index.js turns
@@ -561,16 +561,6 @@ napi_value LockAcquireAsync(napi_env env, napi_callback_info info) {
   return Int(env, zkl_lock_acquire_async(l, owner, timeout));
 }
 
-napi_value LockTryAcquire(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  zkl_lock *l;
-  uint64_t owner;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner)) {
-    return nullptr;
-  }
-  return Queue(env, [l, owner] { return zkl_lock_try_acquire(l, owner); });
-}
-
 napi_value LockReleaseAsync(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   zkl_lock *l;
@@ -776,7 +766,6 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientCounter", ClientCounter},
       {"lockNew", LockNew},
       {"lockAcquireAsync", LockAcquireAsync},
-      {"lockTryAcquire", LockTryAcquire},
       {"lockReleaseAsync", LockReleaseAsync},
       {"lockCancel", LockCall<zkl_lock_cancel>},
       {"lockIsHeld", LockCall<zkl_lock_is_held>},

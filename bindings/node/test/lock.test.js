@@ -312,3 +312,14 @@ test('client options: chroot, digest authentication with creator ACL', async () 
   }
   assert.throws(() => new zkl.Client(servers(), { acl: 'nope' }), { code: 'ZKL_EINVAL' });
 });
+
+test('timeout 0 is one attempt: ZKL_ETIMEDOUT when taken, the lock when free', async () => {
+  const p = uniquePath('timeout-zero');
+  const holder = await a.lock(p);
+  await rejectsWith(b.lock(p, { timeout: 0 }), 'ZKL_ETIMEDOUT');
+  assert.equal(await nodes(b, p), 1);
+  await holder.release();
+  const l = await b.lock(p, { timeout: 0 });
+  assert.ok(l.fencingToken > holder.fencingToken);
+  await l.release();
+});
