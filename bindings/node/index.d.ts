@@ -172,7 +172,10 @@ export class Election extends EventEmitter {
   readonly fencingToken: bigint | null;
   /** Joins; results arrive as events. */
   start(): this;
-  /** Joins and resolves with the term's fencing token once elected. */
+  /**
+   * Joins and resolves with the term's fencing token once elected. On timeout or abort, a
+   * participant that this call joined leaves again; one that start() had joined stays in line.
+   */
   campaign(options?: WaitOptions): Promise<bigint>;
   resign(): Promise<void>;
   close(): void;

@@ -428,12 +428,14 @@ class Election extends Handle {
 
   /**
    * Joins and resolves with the term's fencing token once elected. On
-   * timeout (ZKL_ETIMEDOUT) or abort the participant leaves the election.
+   * timeout (ZKL_ETIMEDOUT) or abort, a participant that this call joined
+   * leaves again; one that start() had joined stays in line (as in libzkl).
    */
   campaign({ timeout, signal } = {}) {
     return new Promise((resolve, reject) => {
       const ms = toTimeout(timeout);
       if (signal?.aborted) throw abortError(signal);
+      const joined = this._started;
       this.start();
       if (this._leader && this.isLeader) {
         resolve(this._token);
@@ -443,7 +445,7 @@ class Election extends Handle {
       const giveUp = (err) => {
         if (!this._campaigns.delete(rec)) return;
         this._unwatch(rec);
-        if (this._campaigns.size === 0 && !this._leader) this.resign().catch(() => {});
+        if (!joined && this._campaigns.size === 0 && !this._leader) this.resign().catch(() => {});
         reject(err);
       };
       if (ms >= 0) {

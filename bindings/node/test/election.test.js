@@ -117,3 +117,18 @@ test('an observer of an election that does not exist yet', async () => {
   await leaderIs(observer, null);
   observer.close();
 });
+
+test('a started participant stays in line after a campaign timeout', async () => {
+  const p = uniquePath('campaign-started');
+  const e1 = a.election(p, { id: 'leader' });
+  const t1 = await e1.campaign();
+  const e2 = b.election(p, { id: 'patient' }).start();
+  await assert.rejects(within(e2.campaign({ timeout: 200 }), 10000), { code: 'ZKL_ETIMEDOUT' });
+  assert.equal(await participants(b, p, 'fair'), 2, 'still in line');
+  const elected = once(e2, 'elected');
+  await e1.resign();
+  const [t2] = await within(elected, 10000, 'elected after all');
+  assert.ok(t2 > t1);
+  e1.close();
+  e2.close();
+});
