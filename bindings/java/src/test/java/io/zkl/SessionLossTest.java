@@ -81,6 +81,61 @@ class SessionLossTest {
   }
 
   @Test
+  void leadershipLostOnExpiryPassesOnAndTheLoserRejoins() throws Exception {
+    String path = uniquePath("expiry-election");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklElection ea = a.election(path, "a"); ZklElection eb = b.election(path, "b")) {
+      CompletableFuture<ZklException> lost = new CompletableFuture<>();
+      CompletableFuture<Void> requeued = new CompletableFuture<>();
+      ea.addListener(new ElectionListener() {
+        @Override
+        public void onLost(ZklElection e, ZklException cause) {
+          lost.complete(cause);
+        }
+
+        @Override
+        public void onNotElected(ZklElection e) {
+          if (lost.isDone()) requeued.complete(null);
+        }
+      });
+      long ta = ea.campaign(T);
+      PumpingFuture<Long> bLeads = eb.leadership();
+      expireSession(a);
+      assertInstanceOf(SessionLostException.class, a.await(lost, T));
+      assertFalse(ea.isLeader());
+      assertTrue(bLeads.get() > ta, "b leads with a larger token");
+      a.await(requeued, T);  // a rejoined by itself, behind b
+      assertEquals(2, b.inspectElection(path, ElectionKind.FAIR, T).size());
+    }
+  }
+
+  @Test
+  void semaphoreLeaseFreedBySessionLoss() throws Exception {
+    String path = uniquePath("expiry-sem");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklLock sa = a.semaphore(path, 1); ZklLock sb = b.semaphore(path, 1)) {
+      CompletableFuture<ZklException> lost = new CompletableFuture<>();
+      sa.addListener(new LockListener() {
+        @Override
+        public void onLost(ZklLock l, ZklException cause) {
+          lost.complete(cause);
+        }
+      });
+      Hold ha = sa.acquire(T);
+      AcquireFuture fb = sb.acquireAsync(T);
+      awaitChildren(path, 2);
+      expireSession(a);
+      try (Hold hb = fb.get()) {
+        assertTrue(hb.fencingToken() > ha.fencingToken());
+      }
+      // a learns it when its client reconnects (b may be told first: that
+      // window is what fencing tokens are for).
+      assertInstanceOf(SessionLostException.class, a.await(lost, T));
+      assertFalse(ha.isHeld());
+    }
+  }
+
+  @Test
   void suspendedThenLostBeforeTheServerSaysSo() throws Exception {
     // A server of its own, paused: the client declares the session lost on
     // its own deadline (a quarter of the session timeout after the
