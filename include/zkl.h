@@ -177,15 +177,17 @@ ZKL_API void zkl_event_free(zkl_event *ev);
 typedef struct zkl_client_options {
   uint32_t version;           /* ZKL_CLIENT_OPTIONS_VERSION                 */
   const char *servers;        /* "host:port,host:port" (required)           */
-  const char *chroot;         /* optional, e.g. "/apps/x" (NULL = none)     */
+  const char *chroot;         /* optional, e.g. "/apps/x" (NULL = none); it
+                                 must exist (else acquires: ZKL_ENOTFOUND)  */
   int32_t session_timeout_ms; /* requested; the server may adjust (10000)   */
-  int32_t lost_after_ms;      /* client-side deadline: a SUSPENDED session
-                                 is declared LOST after this long without a
-                                 reconnect. 0 = default: a quarter of the
-                                 negotiated session timeout, which fires
-                                 before the server can expire the session
-                                 (it detects silence at 2/3 of it). Values
-                                 above that default are clamped to it.     */
+  int32_t lost_after_ms;      /* client-side deadline. By default a
+                                 SUSPENDED session is declared LOST 3/4 of
+                                 the negotiated session timeout after the
+                                 server last provably heard from the client
+                                 (heartbeats keep that proof fresh while a
+                                 lock is held), before the server can expire
+                                 it. A value > 0 declares it LOST sooner:
+                                 at most this long after the disconnect.   */
   const char *digest_auth;    /* optional "user:password" (never logged)    */
   int32_t acl;                /* ZKL_ACL_* for created nodes (OPEN)         */
   zkl_event_cb session_cb;    /* optional: SESSION events in dispatch       */
@@ -270,6 +272,7 @@ ZKL_API int zkl_client_wakeup(zkl_client *c);
 #define ZKL_COUNTER_WATCH_EVENTS 2 /* node/child watch notifications seen   */
 #define ZKL_COUNTER_EVENTS 3       /* user events queued                    */
 #define ZKL_COUNTER_SESSIONS 4     /* sessions established (1 + re-creates) */
+#define ZKL_COUNTER_HEARTBEATS 5   /* heartbeat requests (while locks held) */
 ZKL_API int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out);
 
 /* ------------------------------------------------------------------------ */

@@ -243,7 +243,7 @@ int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    if (!out || which < ZKL_COUNTER_REQUESTS || which > ZKL_COUNTER_SESSIONS) return ZKL_EINVAL;
+    if (!out || which < ZKL_COUNTER_REQUESTS || which > ZKL_COUNTER_HEARTBEATS) return ZKL_EINVAL;
     *out = client->Counter(which);
     return ZKL_OK;
   });

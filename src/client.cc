@@ -13,11 +13,19 @@ namespace zkl {
 // The context of one asynchronous request: who asked, on which zhandle.
 struct Request {
   Client *client;
-  std::weak_ptr<Listener> listener;
+  std::weak_ptr<Listener> listener;  // empty for heartbeats
   uint64_t generation;
   int op;
   std::string path;
+  absl::Time sent;
 };
+
+// The server sent this answer (as opposed to the client library making it up
+// on a connection loss or close): so it heard the request.
+static bool ServerAnswered(int rc) {
+  return rc == ZOK || (rc <= ZAPIERROR && rc != ZCLOSING && rc != ZNOTHING &&
+                       rc != ZINVALIDCALLBACK && rc != ZNOWATCHER);
+}
 
 // Static trampolines from the ZooKeeper C client into Client/Listener.
 struct ZkCallbacks {
@@ -38,6 +46,7 @@ struct ZkCallbacks {
     MutexLock lock(&client->mu_);
     client->outstanding_.erase(req.get());
     if (req->generation != client->generation_ || client->closed_) return;
+    if (ServerAnswered(reply.rc)) client->heard_since_ = std::max(client->heard_since_, req->sent);
     std::shared_ptr<Listener> l = req->listener.lock();
     if (!l) return;
     reply.op = req->op;
@@ -77,7 +86,6 @@ struct ZkCallbacks {
     r.stat = stat;
     Deliver(data, r);
   }
-  static void Ignore(int, const char *, const void *) {}
   static void IgnoreVoid(int, const void *) {}
 };
 
@@ -135,6 +143,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   c->acl_.data = c->acl_entries_;
   {
     MutexLock lock(&c->mu_);
+    c->connecting_since_ = absl::Now();
     int rc = c->StartSession();
     if (rc != ZKL_OK) return rc;
   }
@@ -245,20 +254,18 @@ void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
     session_id_ = sid;
     negotiated_timeout_ms_ = zoo_recv_timeout(zh);
     lost_deadline_ = absl::InfiniteFuture();
+    // The handshake was sent after connecting started: the server heard us
+    // since then.
+    heard_since_ = std::max(heard_since_, connecting_since_);
+    maintenance_wakeup_.SignalAll();  // heartbeats may be due
     if (!same) ++sessions_;
     SetState(same ? ZKL_SESSION_RECONNECTED : ZKL_SESSION_CONNECTED);
     for (auto &l : LiveListeners()) l->OnConnected(same);
   } else if (zstate == ZOO_CONNECTING_STATE) {
     if (!connected()) return;  // no session yet, or already suspended
     SetState(ZKL_SESSION_SUSPENDED);
-    // The client-side deadline. ZooKeeper's client notices a silent server
-    // after 2/3 of the session timeout; the server may expire the session at
-    // the full timeout after it last heard from us. Declaring the session
-    // lost a quarter of the timeout after the disconnect stays ahead of
-    // the server, whatever the cause of the disconnect.
-    int64_t safe = negotiated_timeout_ms_ / 4;
-    int64_t after = lost_after_ms_ > 0 && lost_after_ms_ < safe ? lost_after_ms_ : safe;
-    lost_deadline_ = absl::Now() + absl::Milliseconds(after);
+    connecting_since_ = absl::Now();
+    lost_deadline_ = LostDeadline();
     maintenance_wakeup_.SignalAll();
     for (auto &l : LiveListeners()) l->OnSuspended();
   } else if (zstate == ZOO_EXPIRED_SESSION_STATE) {
@@ -269,10 +276,30 @@ void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
   }
 }
 
+absl::Time Client::LostDeadline() const {
+  // The client-side deadline. The server may expire the session once the
+  // session timeout has passed since it last heard from us, and it heard
+  // the request of every answer we got: heard_since_ is a lower bound of
+  // that moment, kept fresh by heartbeats while locks are held. Giving the
+  // session up at 3/4 of the timeout after it keeps a quarter of the
+  // timeout as margin for scheduling delays, wherever the disconnect fell
+  // in the ping cycle.
+  absl::Duration timeout = absl::Milliseconds(negotiated_timeout_ms_);
+  absl::Time deadline = std::max(absl::Now(), heard_since_ + timeout * 3 / 4);
+  if (lost_after_ms_ > 0) deadline = std::min(deadline, absl::Now() + absl::Milliseconds(lost_after_ms_));
+  return deadline;
+}
+
+void Client::AdjustHeld(int delta) {
+  held_ += delta;
+  if (held_ > 0) maintenance_wakeup_.SignalAll();
+}
+
 void Client::SessionLost(int error) {
   SetState(ZKL_SESSION_LOST);
   session_id_ = 0;
   lost_deadline_ = absl::InfiniteFuture();
+  connecting_since_ = absl::Now();
   for (auto &l : LiveListeners()) l->OnSessionLost(error);
   renew_session_ = true;
   maintenance_wakeup_.SignalAll();
@@ -292,6 +319,8 @@ void Client::MaintenanceLoop() {
   while (!stop_) {
     absl::Time next = lost_deadline_;
     if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
+    absl::Time heartbeat = HeartbeatDue();
+    next = std::min(next, heartbeat);
     if (!renew_session_) maintenance_wakeup_.WaitWithDeadline(&mu_, next);
     if (stop_) break;
     if (renew_session_) {
@@ -317,6 +346,15 @@ void Client::MaintenanceLoop() {
       // give it up now (its nodes die with it) and start a new one.
       SessionLost(ZKL_ESESSION);
       continue;
+    }
+    if (heartbeat <= now) {
+      // While locks are held, keep proof that the server hears us recent
+      // enough for the deadline above to leave room for a reconnect.
+      heartbeat_sent_ = now;
+      ++heartbeats_;
+      Submit(NewRequest(nullptr, 0, "/"), [&](Request *req) {
+        return zoo_aexists(zh_, "/", 0, &ZkCallbacks::Stat, req);
+      });
     }
     while (!timers_.empty() && timers_.begin()->first <= now) {
       uint64_t id = timers_.begin()->second;
@@ -358,13 +396,20 @@ void Client::SetTimer(Listener *l, absl::Time when) {
   if (earliest) maintenance_wakeup_.SignalAll();
 }
 
+absl::Time Client::HeartbeatDue() const {
+  if (held_ == 0 || !connected() || negotiated_timeout_ms_ <= 0) return absl::InfiniteFuture();
+  absl::Duration period = absl::Milliseconds(negotiated_timeout_ms_) / 4;
+  return std::max(heard_since_, heartbeat_sent_) + period;
+}
+
 const struct ACL_vector *Client::NodeAcl() const {
   return acl_mode_ == ZKL_ACL_CREATOR ? &acl_ : &ZOO_OPEN_ACL_UNSAFE;
 }
 
 Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
   ++requests_;
-  auto *req = new Request{this, l->self(), generation_, op, path};
+  auto *req = new Request{this, l ? l->self() : std::weak_ptr<Listener>(), generation_, op, path,
+                          absl::Now()};
   outstanding_.insert(req);
   return req;
 }
@@ -428,18 +473,18 @@ int Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
   });
 }
 
-void Client::EnsurePath(const std::string &path, const std::string &leaf_data) {
-  if (zh_ == nullptr) return;
+void Client::EnsurePath(Listener *l, int op, const std::string &path,
+                        const std::string &leaf_data) {
   // Parents before children; ZooKeeper applies one session's requests in
   // order, so the caller's next request sees them.
   for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
     bool leaf = slash == std::string::npos;
     std::string prefix = leaf ? path : path.substr(0, slash);
     const std::string &data = leaf ? leaf_data : std::string();
-    if (zoo_acreate(zh_, prefix.c_str(), data.data(), static_cast<int>(data.size()), NodeAcl(),
-                    ZOO_CONTAINER, &ZkCallbacks::Ignore, nullptr) == ZOK) {
-      ++requests_;
-    }
+    Submit(NewRequest(l, op, prefix), [&](Request *req) {
+      return zoo_acreate2(zh_, prefix.c_str(), data.data(), static_cast<int>(data.size()),
+                          NodeAcl(), ZOO_CONTAINER, &ZkCallbacks::StringStat, req);
+    });
     if (leaf) break;
   }
 }
@@ -486,6 +531,7 @@ uint64_t Client::Counter(int which) {
     case ZKL_COUNTER_WATCH_EVENTS: return watch_events_.load();
     case ZKL_COUNTER_EVENTS: return events_.load();
     case ZKL_COUNTER_SESSIONS: return sessions_.load();
+    case ZKL_COUNTER_HEARTBEATS: return heartbeats_.load();
     default: return 0;
   }
 }

@@ -102,6 +102,8 @@ class Client : public Handle {
   // cancels.
   void SetTimer(Listener *l, absl::Time when) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Emit(std::unique_ptr<zkl_event> ev) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Listeners report how many locks they hold: heartbeats run while any is.
+  void AdjustHeld(int delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Asynchronous ZooKeeper requests. Each returns the ZooKeeper rc of the
   // submission; on ZOK exactly one Reply reaches `l` later (unless the
@@ -116,8 +118,8 @@ class Client : public Handle {
   int Exists(Listener *l, int op, const std::string &path, bool watch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Creates every missing ancestor of `path` and `path` itself as container
-  // nodes (pipelined; replies are not reported).
-  void EnsurePath(const std::string &path, const std::string &leaf_data)
+  // nodes (pipelined; each reply reaches `l` with tag `op`).
+  void EnsurePath(Listener *l, int op, const std::string &path, const std::string &leaf_data)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
  private:
@@ -132,6 +134,8 @@ class Client : public Handle {
   void OnSessionEvent(zhandle_t *zh, int state);
   void OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path);
   void SessionLost(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Time LostDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Time HeartbeatDue() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetState(int state) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void MaintenanceLoop();
   std::vector<std::shared_ptr<Listener>> LiveListeners() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -159,6 +163,12 @@ class Client : public Handle {
   bool renew_session_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time lost_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
+  // The server heard from us at or after this moment (send time of the
+  // newest request it answered, or of the last handshake).
+  absl::Time heard_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  absl::Time connecting_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  absl::Time heartbeat_sent_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  int held_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<uint64_t, std::weak_ptr<Listener>> listeners_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, std::shared_ptr<Listener>> retiring_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<Request *> outstanding_ ABSL_GUARDED_BY(mu_);  // sent, unanswered
@@ -168,7 +178,7 @@ class Client : public Handle {
   struct ACL_vector acl_ {};
   struct ACL acl_entries_[2] {};
 
-  std::atomic<uint64_t> requests_{0}, watch_events_{0}, events_{0}, sessions_{0};
+  std::atomic<uint64_t> requests_{0}, watch_events_{0}, events_{0}, sessions_{0}, heartbeats_{0};
 };
 
 }  // namespace zkl

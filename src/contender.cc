@@ -114,7 +114,7 @@ int Contender::Release(uint64_t owner, bool wait) {
   if (owner != owner_) return ZKL_ENOTOWNER;
   if (--holds_ > 0) return ZKL_OK;
   bool was_held = held_;
-  held_ = false;
+  SetHeld(false);
   suspended_ = false;
   want_hold_ = false;
   owner_ = 0;
@@ -160,7 +160,7 @@ void Contender::Destroy() {
   if (want_hold_ && !held_) {
     Fail(ZKL_ECANCELED);
   } else if (held_ || holds_ > 0) {
-    held_ = false;
+    SetHeld(false);
     holds_ = 0;
     want_hold_ = false;
     if (!node_.empty() && !delete_in_flight_) DeleteOwn();
@@ -266,7 +266,7 @@ void Contender::OnReply(const Reply &r) {
         } else if (want_hold_) {
           std::string leaf;
           if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
-          client_->EnsurePath(path_, leaf);
+          client_->EnsurePath(this, kParent, path_, leaf);
           SendCreate();
         } else {
           MaybeRetire();
@@ -349,6 +349,13 @@ void Contender::OnReply(const Reply &r) {
         Notify(ZKL_EVENT_RELEASED, FromZooKeeper(r.rc), 0);
       }
       client_->changed().SignalAll();
+      break;
+    }
+    case kParent: {
+      // Missing parents are created on the way; only a refusal matters, or
+      // a missing root (the client's chroot does not exist).
+      if (r.rc == ZNOAUTH && want_hold_) Fail(ZKL_EAUTH);
+      if (r.rc == ZNONODE && want_hold_) Fail(ZKL_ENOTFOUND);
       break;
     }
     case kLeaseCount: {
@@ -497,8 +504,14 @@ void Contender::OnWatch(int type, const std::string &path) {
   }
 }
 
+void Contender::SetHeld(bool held) {
+  if (held == held_) return;
+  held_ = held;
+  client_->AdjustHeld(held ? 1 : -1);
+}
+
 void Contender::Granted() {
-  held_ = true;
+  SetHeld(true);
   suspended_ = false;
   holds_ = 1;
   watched_.clear();
@@ -537,11 +550,11 @@ void Contender::Fail(int error) {
   MaybeRetire();
 }
 
-void Contender::Lost(int error) {
-  held_ = false;
+void Contender::Lost(int error, uint64_t token) {
+  SetHeld(false);
   suspended_ = false;
   holds_ = 0;
-  if (!destroyed_) Notify(ZKL_EVENT_LOST, error, 0);
+  if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   if (role_ == Role::kLock) {
     want_hold_ = false;
     lost_unreleased_ = true;
@@ -560,8 +573,9 @@ void Contender::NodeGone() {
   // Our node disappeared while the session lives (lock node deleted by an
   // administrator, or a container cleanup race).
   bool was_held = held_;
+  uint64_t token = czxid_;
   ForgetNode();
-  if (was_held) Lost(ZKL_ELOST);
+  if (was_held) Lost(ZKL_ELOST, token);
   if (want_hold_) {
     create_attempts_ = 0;
     SendCreate();
@@ -616,9 +630,10 @@ void Contender::OnConnected(bool same_session) {
     if (resync_needed_) Resync();
     return;
   }
-  // A brand-new session: nothing of ours exists on the server.
+  // A brand-new session: nothing of ours exists on the server. A create
+  // queued while connecting is on its way already; otherwise send one.
   resync_needed_ = false;
-  if (want_hold_ && !held_) {
+  if (want_hold_ && !held_ && !create_in_flight_ && node_.empty()) {
     create_attempts_ = 0;
     SendCreate();
   }
@@ -633,6 +648,7 @@ void Contender::OnSuspended() {
 
 void Contender::OnSessionLost(int error) {
   bool was_held = held_;
+  uint64_t token = czxid_;
   ForgetNode();
   create_in_flight_ = false;
   delete_in_flight_ = false;
@@ -642,7 +658,7 @@ void Contender::OnSessionLost(int error) {
     release_async_ = false;
     Notify(ZKL_EVENT_RELEASED, 0, 0);
   }
-  if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION);
+  if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (want_hold_ && !held_ && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
   client_->changed().SignalAll();
   MaybeRetire();
@@ -655,7 +671,7 @@ void Contender::OnTimer() {
 void Contender::OnClientClosed() {
   // The session's close deletes every node; just end what is pending.
   if (want_hold_ && !held_) Fail(ZKL_ECLOSED);
-  held_ = false;
+  SetHeld(false);
   holds_ = 0;
   want_hold_ = false;
   ForgetNode();

@@ -58,7 +58,7 @@ class Contender : public Listener {
   void OnClientClosed() override;
 
  private:
-  enum Op { kCreate = 1, kChildren, kWatchNode, kOwnData, kDelete, kLeaseCount, kFixedData };
+  enum Op { kCreate = 1, kChildren, kWatchNode, kOwnData, kDelete, kLeaseCount, kFixedData, kParent };
 
   bool want_hold() const { return want_hold_; }
   bool fixed() const { return !rule_->fixed_node().empty(); }
@@ -73,9 +73,10 @@ class Contender : public Listener {
   void ResyncWhenConnected();
   void Evaluate(const struct String_vector &children);
   void Adopt(const std::string &name);
+  void SetHeld(bool held);
   void Granted();
   void Fail(int error);
-  void Lost(int error);
+  void Lost(int error, uint64_t token);
   void NodeGone();
   void DeleteOwn();
   void ForgetNode();

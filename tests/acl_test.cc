@@ -69,6 +69,19 @@ TEST(Acl, OtherIdentityCannotDeleteOrQueue) {
   ASSERT_EQ(zkl_lock_release(l2.get(), 1), 0);
 }
 
+TEST(Acl, ProtectedParentGivesAuthError) {
+  std::string parent = UniquePath("acl-parent");
+  ClientPtr alice(NewAuthClient("alice:secret"));
+  auto l = NewLock(alice.get(), parent + "/x");
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);  // creates parent as alice
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  ClientPtr mallory(NewAuthClient("mallory:guess"));
+  auto m = NewLock(mallory.get(), parent + "/y");  // /y is missing: needs a create under alice's node
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(zkl_lock_acquire(m.get(), 1, 5000), ZKL_EAUTH);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
 TEST(Acl, CreatorAclNeedsCredentials) {
   zkl_client_options opts;
   zkl_client_options_init(&opts, ZKL_CLIENT_OPTIONS_VERSION);

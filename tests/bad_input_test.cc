@@ -120,6 +120,22 @@ TEST(BadInput, ChrootMustBeAValidPath) {
   EXPECT_EQ(zkl_client_new(&co, &c), ZKL_EBADPATH);
 }
 
+TEST(BadInput, MissingChrootIsNotFound) {
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = Server().connect();
+  co.servers = servers.c_str();
+  std::string chroot = UniquePath("no-such-chroot");
+  co.chroot = chroot.c_str();
+  zkl_client *c = nullptr;
+  ASSERT_EQ(zkl_client_new(&co, &c), 0);
+  ClientPtr client(c);
+  ASSERT_EQ(zkl_client_wait_connected(c, 10000), 0);
+  auto l = NewLock(c, "/lock");
+  EXPECT_EQ(zkl_lock_acquire(l.get(), 1, 5000), ZKL_ENOTFOUND);
+  EXPECT_FALSE(Exists(chroot));
+}
+
 TEST(BadInput, DataOverOneMebibyte) {
   auto c = NewClient();
   std::string big(1024 * 1024 + 1, 'x');

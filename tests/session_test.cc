@@ -31,9 +31,14 @@ TEST(Session, ExpiryDeliversLostAndANewSession) {
   uint64_t old_session = 0;
   zkl_client_session_id(c.get(), &old_session);
   ExpireClientSession(c.get());
+  uint64_t token = 0;
+  zkl_lock_fencing_token(l.get(), &token);
   auto lost = WaitForEvent(c.get(), ZKL_EVENT_LOST, 15000);
   ASSERT_TRUE(lost);
   EXPECT_EQ(zkl_event_error(lost.get()), ZKL_ESESSION);
+  uint64_t lost_token = 0;
+  zkl_event_fencing_token(lost.get(), &lost_token);
+  EXPECT_EQ(lost_token, token);  // names the hold that was lost
   zkl_lock *which = nullptr;
   zkl_event_lock(lost.get(), &which);
   EXPECT_EQ(which, l.get());
@@ -51,6 +56,23 @@ TEST(Session, ExpiryDeliversLostAndANewSession) {
   uint64_t sessions = 0;
   zkl_client_counter(c.get(), ZKL_COUNTER_SESSIONS, &sessions);
   EXPECT_EQ(sessions, 2u);
+}
+
+// An acquire made before the session is up must create exactly one node.
+TEST(Session, AcquireBeforeConnectedCreatesOneNode) {
+  std::string path = UniquePath("before-connected");
+  zkl_client_options opts;
+  zkl_client_options_init(&opts, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = Server().connect();
+  opts.servers = servers.c_str();
+  zkl_client *raw = nullptr;
+  ASSERT_EQ(zkl_client_new(&opts, &raw), 0);
+  ClientPtr c(raw);
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 10000), 0);
+  EXPECT_EQ(Children(path).size(), 1u);
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  EXPECT_TRUE(Children(path).empty());
 }
 
 TEST(Session, WaitingAcquireSurvivesExpiry) {
