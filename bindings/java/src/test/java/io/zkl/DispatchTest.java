@@ -47,15 +47,20 @@ class DispatchTest {
   @Test
   void dispatcherThreadIsOptIn() throws Exception {
     String path = uniquePath("dispatcher");
-    try (ZklClient c = connect(); ZklLock lock = c.lock(path)) {
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path);
+         ZklClient other = connect(); ZklLock blocker = other.lock(path)) {
       assertFalse(c.isDispatcherThreadRunning());
       c.startDispatcherThread();
       c.startDispatcherThread();  // idempotent
       assertTrue(c.isDispatcherThreadRunning());
+      Hold blocking = blocker.acquire(T);
       AcquireFuture f = lock.acquireAsync(T);
-      // A dependent stage, waited on with a plain get: only the dispatcher
-      // thread can complete it.
-      String on = f.thenApply(h -> Thread.currentThread().getName()).get(T.toMillis(), TimeUnit.MILLISECONDS);
+      // A dependent stage, attached while the acquire waits and waited on
+      // with a plain get: only the dispatcher thread can complete it.
+      CompletableFuture<String> on0 = f.thenApply(h -> Thread.currentThread().getName());
+      awaitChildren(path, 2);
+      blocking.close();
+      String on = on0.get(T.toMillis(), TimeUnit.MILLISECONDS);
       assertTrue(on.startsWith("zkl-dispatcher"), on);
       assertEquals(0, c.dispatch(), "the dispatcher thread owns the queue");
       assertEquals(0, c.poll(Duration.ofSeconds(30)), "poll returns at once");
