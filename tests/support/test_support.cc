@@ -132,6 +132,52 @@ void DeleteRecursive(const std::string &path) {
   zoo_delete(Raw(), path.c_str(), -1);
 }
 
+namespace {
+
+// Ephemeral nodes below `path` (containers report owner 0 and are skipped).
+void CollectEphemerals(const std::string &path, std::vector<std::string> *out) {
+  for (const std::string &child : Children(path)) {
+    std::string full = path + "/" + child;
+    if (EphemeralOwner(full) != 0) out->push_back(full);
+    CollectEphemerals(full, out);
+  }
+}
+
+bool g_orphans_found = false;
+
+// The no-orphans check: when a test ends, every client it made is closed,
+// so no lock path of this process may hold an ephemeral node any more.
+class OrphanCheck : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo &info) override {
+    if (!g_server) return;
+    std::string mine = std::to_string(getpid()) + "-";
+    std::vector<std::string> orphans;
+    for (const std::string &top : Children("/zkl-test")) {
+      if (top.rfind(mine, 0) == 0) CollectEphemerals("/zkl-test/" + top, &orphans);
+    }
+    for (const std::string &o : orphans) {
+      fprintf(stderr, "ORPHAN after %s.%s: %s (session %llx)\n", info.test_suite_name(),
+              info.name(), o.c_str(), static_cast<unsigned long long>(EphemeralOwner(o)));
+      DeleteRecursive(o);  // report once, not again after every later test
+      g_orphans_found = true;
+    }
+  }
+};
+
+class OrphanVerdict : public ::testing::Environment {
+  void TearDown() override {
+    EXPECT_FALSE(g_orphans_found) << "nodes of closed sessions were left behind (see ORPHAN lines)";
+  }
+};
+
+const bool g_orphan_check_registered = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new OrphanCheck);
+  ::testing::AddGlobalTestEnvironment(new OrphanVerdict);
+  return true;
+}();
+
+}  // namespace
+
 void ExpireClientSession(zkl_client *c) {
   uint64_t id = 0;
   ASSERT_EQ(zkl_client_session_id(c, &id), 0);
