@@ -10,160 +10,12 @@
 #include <thread>
 #include <vector>
 
+#include "raw_client.h"
 #include "rows.h"
 #include "wire_proxy.h"
 
 namespace bench {
 
-namespace {
-
-class RawClient {
- public:
-  // resolve_delay_ms: zoo_set_servers_resolution_delay (0 = the C client's
-  // default: re-resolve the host list on every I/O loop iteration).
-  RawClient(const std::string &connect, int64_t limit_ms, int resolve_delay_ms = 0) {
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR); });
-    zh_ = zookeeper_init(connect.c_str(), &RawClient::Watcher, 30000, nullptr, this, 0);
-    if (zh_ == nullptr) Die("zookeeper_init failed");
-    if (resolve_delay_ms != 0) zoo_set_servers_resolution_delay(zh_, resolve_delay_ms);
-    std::unique_lock<std::mutex> lk(mu_);
-    if (!cv_.wait_for(lk, std::chrono::milliseconds(limit_ms), [&] { return connected_; })) {
-      Die("raw client: no connection to " + connect);
-    }
-  }
-  ~RawClient() { zookeeper_close(zh_); }
-  zhandle_t *zh() const { return zh_; }
-
- private:
-  static void Watcher(zhandle_t *, int type, int state, const char *, void *ctx) {
-    auto *self = static_cast<RawClient *>(ctx);
-    if (type == ZOO_SESSION_EVENT && state == ZOO_CONNECTED_STATE) {
-      std::lock_guard<std::mutex> lk(self->mu_);
-      self->connected_ = true;
-      self->cv_.notify_all();
-    }
-  }
-  zhandle_t *zh_ = nullptr;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool connected_ = false;
-};
-
-void EnsurePersistent(zhandle_t *zh, const std::string &path) {
-  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    std::string p = slash == std::string::npos ? path : path.substr(0, slash);
-    int rc = zoo_create(zh, p.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE, 0, nullptr, 0);
-    if (rc != ZOK && rc != ZNODEEXISTS) Die("create " + p + ": " + zerror(rc));
-    if (slash == std::string::npos) break;
-  }
-}
-
-// One synchronous cycle; returns false on error.
-bool SyncCycle(zhandle_t *zh, const std::string &node_prefix) {
-  char created[512];
-  int rc = zoo_create(zh, node_prefix.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
-                      ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created);
-  if (rc != ZOK) return false;
-  return zoo_delete(zh, created, -1) == ZOK;
-}
-
-// ---- pipelined cycles -----------------------------------------------------
-
-// `width` cycles in flight on one handle: create -> (getChildren) -> delete
-// -> create ... until the deadline or the count is reached.
-struct Pipeline {
-  zhandle_t *zh = nullptr;
-  std::string parent, node_prefix;
-  bool read_children = false;  // warm-up: also exercise getChildren
-  int64_t deadline_ns = 0;
-  int64_t max_cycles = 0;
-  std::atomic<int64_t> started{0}, cycles{0}, errors{0};
-  std::atomic<int> inflight{0};
-  std::mutex mu;
-  std::condition_variable drained;
-  Samples lat;  // written on the completion thread only
-
-  struct Slot {
-    Pipeline *p = nullptr;
-    int64_t t0 = 0;
-    std::string node;
-  };
-  std::vector<std::unique_ptr<Slot>> slots;
-
-  void Run(int width) {
-    for (int i = 0; i < width; ++i) { auto s = std::make_unique<Slot>(); s->p = this; slots.push_back(std::move(s)); }
-    for (auto &s : slots) {
-      inflight.fetch_add(1);
-      Next(s.get());
-    }
-    std::unique_lock<std::mutex> lk(mu);
-    drained.wait(lk, [&] { return inflight.load() == 0; });
-  }
-
-  void Done(Slot *) {
-    if (inflight.fetch_sub(1) == 1) {
-      std::lock_guard<std::mutex> lk(mu);
-      drained.notify_all();
-    }
-  }
-
-  void Next(Slot *s) {
-    if (NowNs() >= deadline_ns || started.fetch_add(1) >= max_cycles) {
-      Done(s);
-      return;
-    }
-    s->t0 = NowNs();
-    int rc = zoo_acreate(zh, node_prefix.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
-                         ZOO_EPHEMERAL_SEQUENTIAL, &Pipeline::Created, s);
-    if (rc != ZOK) {
-      errors.fetch_add(1);
-      Done(s);
-    }
-  }
-
-  static void Created(int rc, const char *value, const void *data) {
-    auto *s = static_cast<Slot *>(const_cast<void *>(data));
-    Pipeline *p = s->p;
-    if (rc != ZOK) {
-      p->errors.fetch_add(1);
-      p->Done(s);
-      return;
-    }
-    s->node = value;
-    if (p->read_children) {
-      zoo_aget_children(p->zh, p->parent.c_str(), 0, &Pipeline::Children, s);
-    }
-    if (zoo_adelete(p->zh, s->node.c_str(), -1, &Pipeline::Deleted, s) != ZOK) {
-      p->errors.fetch_add(1);
-      p->Done(s);
-    }
-  }
-
-  static void Children(int, const struct String_vector *, const void *) {}
-
-  static void Deleted(int rc, const void *data) {
-    auto *s = static_cast<Slot *>(const_cast<void *>(data));
-    Pipeline *p = s->p;
-    if (rc != ZOK) {
-      p->errors.fetch_add(1);
-      p->Done(s);
-      return;
-    }
-    p->lat.Add(NowNs() - s->t0);
-    p->cycles.fetch_add(1);
-    p->Next(s);
-  }
-};
-
-std::string RawParent(const Options &o) { return o.prefix + "/raw"; }
-
-int ResolveDelay(const Options &o) {
-  auto it = o.extra.find("resolve-delay-ms");
-  return it == o.extra.end() ? 0 : std::atoi(it->second.c_str());
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 
@@ -261,7 +113,7 @@ void RowRawSync(const Options &o) {
   j.Str("row", "raw_sync");
   if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
   AddThroughput(j, static_cast<double>(cycles), cpu.seconds(), lat);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(static_cast<double>(cycles)));
+  AddCpu(j, cpu, static_cast<double>(cycles));
   AddRequests(j, static_cast<double>(cycles), 2.0 * static_cast<double>(cycles), srv);
   j.Num("wire_req_per_op", static_cast<double>(w.requests) / wire)
       .Num("wire_rtt_per_op", static_cast<double>(w.round_trips) / wire)
@@ -294,11 +146,13 @@ void RowRawPipelined(const Options &o) {
   ServerDelta srv = probe.Stop();
   if (p.errors.load() > 0) Die("raw pipelined: request errors");
   double cycles = static_cast<double>(p.cycles.load());
+  double window_s = static_cast<double>(p.deadline_ns - p.start_ns) / 1e9;
+  if (p.cycles.load() >= o.max_ops) window_s = cpu.seconds();  // stopped by count
   Json j;
   j.Str("row", "raw_pipelined").Int("inflight", o.inflight);
   if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
-  AddThroughput(j, cycles, cpu.seconds(), p.lat);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(cycles));
+  AddThroughput(j, static_cast<double>(p.window_cycles.load()), window_s, p.lat);
+  AddCpu(j, cpu, cycles);
   AddRequests(j, cycles, 2 * cycles, srv);
   j.Num("server_writes_per_s", srv.writes / cpu.seconds());
   j.Print();
@@ -345,7 +199,7 @@ void RowRawSyncClients(const Options &o) {
   Json j;
   j.Str("row", "raw_sync_clients").Int("clients", o.clients);
   AddThroughput(j, total, cpu.seconds(), all);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddCpu(j, cpu, total);
   AddRequests(j, total, 2 * total, srv);
   j.Print();
 }

@@ -30,11 +30,18 @@ class CpuMeter {
   // Busy CPU in microseconds divided by `ops`.
   double UsPerOp(double ops) const;
   double idle_rate() const { return idle_rate_; }
+  // The user / kernel split of the phase's CPU (getrusage; not idle-corrected).
+  double UserUsPerOp(double ops) const;
+  double SysUsPerOp(double ops) const;
 
  private:
   double idle_rate_ = 0;  // CPU ns per wall ns while idle
   int64_t wall0_ = 0, cpu0_ = 0, wall_ns_ = 0, cpu_ns_ = 0;
+  int64_t user0_ = 0, sys0_ = 0, user_ns_ = 0, sys_ns_ = 0;
 };
+
+// Adds cpu_us_per_op, cpu_user_us_per_op, cpu_sys_us_per_op.
+void AddCpu(Json &j, const CpuMeter &cpu, double ops);
 
 // Adds the common throughput fields to `j`.
 void AddThroughput(Json &j, double ops, double seconds, Samples &lat);
@@ -62,6 +69,8 @@ void RowAsyncManyLocks(const Options &o);
 void RowElectionUncontended(const Options &o);  // --kind fair|unfair
 void RowElectionContended(const Options &o);
 void RowRwContended(const Options &o);
+void RowPairedSync(const Options &o);       // ABAB blocks: zkl loops vs raw sync
+void RowPairedPipelined(const Options &o);  // ABAB blocks: async many locks vs raw pipelined
 
 // scale_rows.cc
 void RowHerd(const Options &o);

@@ -1,6 +1,7 @@
 #include "zkl_client.h"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rows.h"
@@ -117,7 +118,19 @@ void CpuMeter::CalibrateIdle(int64_t idle_ms) {
   idle_rate_ = w1 > w0 ? static_cast<double>(c1 - c0) / static_cast<double>(w1 - w0) : 0;
 }
 
+namespace {
+
+void Rusage(int64_t *user_ns, int64_t *sys_ns) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  *user_ns = (int64_t{ru.ru_utime.tv_sec} * 1000000 + ru.ru_utime.tv_usec) * 1000;
+  *sys_ns = (int64_t{ru.ru_stime.tv_sec} * 1000000 + ru.ru_stime.tv_usec) * 1000;
+}
+
+}  // namespace
+
 void CpuMeter::Start() {
+  Rusage(&user0_, &sys0_);
   wall0_ = NowNs();
   cpu0_ = ProcessCpuNs();
 }
@@ -125,6 +138,24 @@ void CpuMeter::Start() {
 void CpuMeter::Stop() {
   wall_ns_ = NowNs() - wall0_;
   cpu_ns_ = ProcessCpuNs() - cpu0_;
+  int64_t u, s;
+  Rusage(&u, &s);
+  user_ns_ = u - user0_;
+  sys_ns_ = s - sys0_;
+}
+
+double CpuMeter::UserUsPerOp(double ops) const {
+  return ops > 0 ? static_cast<double>(user_ns_) / 1000.0 / ops : 0;
+}
+
+double CpuMeter::SysUsPerOp(double ops) const {
+  return ops > 0 ? static_cast<double>(sys_ns_) / 1000.0 / ops : 0;
+}
+
+void AddCpu(Json &j, const CpuMeter &cpu, double ops) {
+  j.Num("cpu_us_per_op", cpu.UsPerOp(ops))
+      .Num("cpu_user_us_per_op", cpu.UserUsPerOp(ops))
+      .Num("cpu_sys_us_per_op", cpu.SysUsPerOp(ops));
 }
 
 double CpuMeter::UsPerOp(double ops) const {

@@ -2,12 +2,14 @@
 // contention on one lock, many locks, and the other recipes.
 #include <poll.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
 
+#include "raw_client.h"
 #include "rows.h"
 #include "wire_proxy.h"
 #include "zkl_client.h"
@@ -112,7 +114,7 @@ LoopResult TimedLoop(const Options &o, const Server &server, ZklClient &c,
 void PrintLoop(Json &j, LoopResult &r) {
   double n = static_cast<double>(r.cycles);
   AddThroughput(j, n, r.cpu.seconds(), r.lat);
-  j.Num("cpu_us_per_op", r.cpu.UsPerOp(n));
+  AddCpu(j, r.cpu, n);
   AddRequests(j, n, static_cast<double>(r.requests), r.srv);
 }
 
@@ -388,7 +390,7 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
     total += static_cast<double>(x.acquisitions);
   }
   AddThroughput(j, total, cpu.seconds(), wait);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddCpu(j, cpu, total);
   AddRequests(j, total, static_cast<double>(requests), srv);
   j.Num("watch_events_per_op", static_cast<double>(watches) / std::max(1.0, total));
   if (exclusive) {
@@ -504,7 +506,7 @@ void RowManyLocksClients(const Options &o) {
   Json j;
   j.Str("row", "many_locks_clients").Str("kind", "fair").Int("clients", o.clients).Int("locks", o.clients);
   AddThroughput(j, total, cpu.seconds(), all);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddCpu(j, cpu, total);
   AddRequests(j, total, static_cast<double>(requests), srv);
   j.Print();
   for (zkl_lock *l : locks) zkl_lock_destroy(l);
@@ -512,96 +514,111 @@ void RowManyLocksClients(const Options &o) {
 
 namespace {
 
-struct AsyncLoop {
-  const Options *o = nullptr;
-  std::atomic<bool> stopping{false};
-  int64_t cycles = 0, cycles_in_window = 0, released = 0, failed = 0;
-  int outstanding = 0;  // handles with an acquire pending
+// M lock handles of one client cycled through the async API (acquire_async,
+// on ACQUIRED release_async and acquire_async again), with the events
+// dispatched on the calling thread.
+class AsyncLocks {
+ public:
+  AsyncLocks(const Options &o, ZklClient &c, const std::string &base, int n) : o_(o), c_(c) {
+    for (int i = 0; i < n; ++i) {
+      auto s = std::make_unique<Slot>();
+      s->loop = this;
+      s->lock = NewLock(c.get(), base + "/lock-" + std::to_string(i), ZKL_LOCK_FAIR, 2,
+                        &AsyncLocks::OnEvent, s.get());
+      slots_.push_back(std::move(s));
+    }
+  }
+  ~AsyncLocks() {
+    for (auto &s : slots_) zkl_lock_destroy(s->lock);
+  }
+
+  // Cycles for duration_ms (or max_cycles), then lets every handle finish
+  // its cycle and waits for every release. Returns the window in seconds.
+  double Run(int64_t duration_ms, int64_t max_cycles) {
+    stopping_ = false;
+    cycles = cycles_in_window = released_ = failed_ = 0;
+    outstanding_ = 0;
+    int64_t start = NowNs();
+    for (auto &s : slots_) {
+      s->t0 = NowNs();
+      Check(zkl_lock_acquire_async(s->lock, kOwner, o_.limit_ms), "acquire_async");
+      ++outstanding_;
+    }
+    int64_t deadline = start + duration_ms * 1000000;
+    int64_t hard = deadline + o_.limit_ms * 1000000;
+    int64_t window_end = 0;
+    int fd = zkl_client_fd(c_.get());
+    while (NowNs() < hard) {
+      if (!stopping_ && (NowNs() >= deadline || cycles >= max_cycles)) {
+        stopping_ = true;
+        window_end = NowNs();
+      }
+      if (stopping_ && outstanding_ == 0 && released_ >= cycles) break;
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 20) > 0) zkl_client_dispatch(c_.get(), 0);
+    }
+    if (outstanding_ != 0 || released_ < cycles) Die("async many locks: did not drain");
+    if (failed_) Die("async many locks: acquires failed");
+    return static_cast<double>(window_end - start) / 1e9;
+  }
+
+  int64_t cycles = 0, cycles_in_window = 0;
   Samples lat;
+
+ private:
   struct Slot {
-    AsyncLoop *loop;
+    AsyncLocks *loop = nullptr;
     zkl_lock *lock = nullptr;
     int64_t t0 = 0;
   };
-  std::vector<std::unique_ptr<Slot>> slots;
 
   static void OnEvent(const zkl_event *ev, void *ud) {
     auto *s = static_cast<Slot *>(ud);
-    AsyncLoop *loop = s->loop;
+    AsyncLocks *loop = s->loop;
     switch (zkl_event_type(ev)) {
       case ZKL_EVENT_ACQUIRED: {
         int64_t now = NowNs();
         loop->lat.Add(now - s->t0);
         ++loop->cycles;
-        if (!loop->stopping.load()) ++loop->cycles_in_window;
+        if (!loop->stopping_) ++loop->cycles_in_window;
         Check(zkl_lock_release_async(s->lock, kOwner), "release_async");
-        if (loop->stopping.load()) {
-          --loop->outstanding;
+        if (loop->stopping_) {
+          --loop->outstanding_;
         } else {
           // Ordered after the delete by the handle itself.
           s->t0 = now;
-          Check(zkl_lock_acquire_async(s->lock, kOwner, loop->o->limit_ms), "acquire_async");
+          Check(zkl_lock_acquire_async(s->lock, kOwner, loop->o_.limit_ms), "acquire_async");
         }
         break;
       }
       case ZKL_EVENT_RELEASED:
-        ++loop->released;
+        ++loop->released_;
         break;
       case ZKL_EVENT_ACQUIRE_FAILED:
-        ++loop->failed;
-        --loop->outstanding;
+        ++loop->failed_;
+        --loop->outstanding_;
         break;
       default:
         break;
     }
   }
+
+  const Options &o_;
+  ZklClient &c_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  bool stopping_ = false;
+  int64_t released_ = 0, failed_ = 0;
+  int outstanding_ = 0;  // handles with an acquire pending
 };
 
 }  // namespace
 
 void RowAsyncManyLocks(const Options &o) {
-  // One client, M locks cycled concurrently through the async API; the
-  // events are dispatched on this thread.
+  // One client, M locks cycled concurrently through the async API.
   Server server(o.servers);
   ZklClient c(server.connect(), o.limit_ms);
-  std::string base = RunPath(o, "a");
-  AsyncLoop loop;
-  loop.o = &o;
-  for (int i = 0; i < o.locks; ++i) {
-    auto s = std::make_unique<AsyncLoop::Slot>();
-    s->loop = &loop;
-    s->lock = NewLock(c.get(), base + "/lock-" + std::to_string(i), ZKL_LOCK_FAIR, 2,
-                      &AsyncLoop::OnEvent, s.get());
-    loop.slots.push_back(std::move(s));
-  }
-  int fd = zkl_client_fd(c.get());
-  auto run = [&](int64_t duration_ms, int64_t max_cycles) {
-    loop.stopping = false;
-    loop.cycles = loop.cycles_in_window = loop.released = loop.failed = 0;
-    loop.outstanding = 0;
-    int64_t start = NowNs();
-    for (auto &s : loop.slots) {
-      s->t0 = NowNs();
-      Check(zkl_lock_acquire_async(s->lock, kOwner, o.limit_ms), "acquire_async");
-      ++loop.outstanding;
-    }
-    int64_t deadline = start + duration_ms * 1000000;
-    int64_t hard = deadline + o.limit_ms * 1000000;
-    int64_t window_end = 0;
-    while (NowNs() < hard) {
-      if (!loop.stopping && (NowNs() >= deadline || loop.cycles >= max_cycles)) {
-        loop.stopping = true;
-        window_end = NowNs();
-      }
-      if (loop.stopping && loop.outstanding == 0 && loop.released >= loop.cycles) break;
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 20) > 0) zkl_client_dispatch(c.get(), 0);
-    }
-    if (loop.outstanding != 0 || loop.released < loop.cycles) Die("async many locks: did not drain");
-    if (loop.failed) Die("async many locks: acquires failed");
-    return static_cast<double>(window_end - start) / 1e9;
-  };
-  run(300, 1 << 30);  // parents exist, JIT-warm paths
+  AsyncLocks loop(o, c, RunPath(o, "a"), o.locks);
+  loop.Run(300, 1 << 30);  // parents exist, JIT-warm paths
   CpuMeter cpu;
   cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
@@ -609,7 +626,7 @@ void RowAsyncManyLocks(const Options &o) {
   uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
   loop.lat = Samples();
   cpu.Start();
-  double window = run(o.duration_ms, o.max_ops);
+  double window = loop.Run(o.duration_ms, o.max_ops);
   cpu.Stop();
   ServerDelta srv = probe.Stop();
   uint64_t requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
@@ -617,11 +634,167 @@ void RowAsyncManyLocks(const Options &o) {
   Json j;
   j.Str("row", "async_many_locks").Str("kind", "fair").Int("locks", o.locks);
   AddThroughput(j, static_cast<double>(loop.cycles_in_window), window, loop.lat);
-  j.Num("cpu_us_per_op", cpu.UsPerOp(total));
+  AddCpu(j, cpu, total);
   AddRequests(j, total, static_cast<double>(requests), srv);
   j.Num("server_writes_per_s", srv.writes / cpu.seconds());
   j.Print();
-  for (auto &s : loop.slots) zkl_lock_destroy(s->lock);
+}
+
+// ---------------------------------------------------------------------------
+// Paired rows: the zkl loop and its raw limit alternate in short blocks in
+// one process, so that load changes on the machine hit both alike; the ratio
+// is the median of the per-round ratios.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+void RowPairedSync(const Options &o) {
+  // Blocks of `block` cycles each: raw sync create+delete, zkl acquire +
+  // release, acquire + release_async on one handle, and on two handles
+  // alternately; rotated each round.
+  Server server(o.servers);
+  RawClient raw(server.connect(), o.limit_ms, ResolveDelay(o));
+  std::string parent = RawParent(o);
+  EnsurePersistent(raw.zh(), parent);
+  std::string raw_node = parent + "/q-";
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "q");
+  zkl_lock *l = NewLock(c.get(), path, ZKL_LOCK_FAIR);
+  zkl_lock *l2[2] = {NewLock(c.get(), path, ZKL_LOCK_FAIR), NewLock(c.get(), path, ZKL_LOCK_FAIR)};
+  int64_t n2 = 0, issued = 0, released = 0;
+  const char *names[] = {"raw_sync", "sync_release", "async_release", "async_release_two_handles"};
+  std::function<void()> cycle[] = {
+      [&] {
+        if (!SyncCycle(raw.zh(), raw_node)) Die("raw cycle failed");
+      },
+      [&] {
+        Check(zkl_lock_acquire(l, kOwner, o.limit_ms), "acquire");
+        Check(zkl_lock_release(l, kOwner), "release");
+      },
+      [&] {
+        Check(zkl_lock_acquire(l, kOwner, o.limit_ms), "acquire");
+        Check(zkl_lock_release_async(l, kOwner), "release_async");
+        ++issued;
+        released += DrainEvents(c.get(), ZKL_EVENT_RELEASED);
+      },
+      [&] {
+        zkl_lock *h = l2[n2++ % 2];
+        Check(zkl_lock_acquire(h, kOwner, o.limit_ms), "acquire");
+        Check(zkl_lock_release_async(h, kOwner), "release_async");
+        ++issued;
+        released += DrainEvents(c.get(), ZKL_EVENT_RELEASED);
+      },
+  };
+  constexpr int kVariants = 4;
+  auto block_cycles = o.extra.count("block") ? std::atoll(o.extra.at("block").c_str()) : 100;
+  for (int v = 0; v < kVariants; ++v) {
+    for (int i = 0; i < 50; ++i) cycle[v]();
+  }
+  while (released < issued) {
+    if (!c.WaitEvent({ZKL_EVENT_RELEASED}, o.limit_ms)) Die("paired: RELEASED missing");
+    ++released;
+  }
+  std::vector<double> ratios[kVariants];
+  double total_ns[kVariants] = {0, 0, 0, 0};
+  int64_t total_cycles[kVariants] = {0, 0, 0, 0};
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int rounds = 0;
+  while (NowNs() < deadline || rounds < 3) {
+    double rate[kVariants];
+    for (int k = 0; k < kVariants; ++k) {
+      int v = (k + rounds) % kVariants;
+      int64_t t = NowNs();
+      for (int64_t i = 0; i < block_cycles; ++i) cycle[v]();
+      // An async block ends when its last release is confirmed.
+      while (released < issued) {
+        if (!c.WaitEvent({ZKL_EVENT_RELEASED}, o.limit_ms)) Die("paired: RELEASED missing");
+        ++released;
+      }
+      int64_t dt = NowNs() - t;
+      rate[v] = static_cast<double>(block_cycles) * 1e9 / static_cast<double>(dt);
+      total_ns[v] += static_cast<double>(dt);
+      total_cycles[v] += block_cycles;
+    }
+    for (int v = 1; v < kVariants; ++v) ratios[v].push_back(rate[v] / rate[0]);
+    ++rounds;
+    if (rounds > 100000) break;
+  }
+  Json j;
+  j.Str("row", "paired_sync").Int("rounds", rounds).Int("block", block_cycles);
+  for (int v = 0; v < kVariants; ++v) {
+    j.Num(std::string(names[v]) + "_ops_per_s",
+          static_cast<double>(total_cycles[v]) * 1e9 / total_ns[v]);
+    if (v > 0) j.Num(std::string(names[v]) + "_ratio", Median(ratios[v]));
+  }
+  j.Print();
+  zkl_lock_destroy(l);
+  zkl_lock_destroy(l2[0]);
+  zkl_lock_destroy(l2[1]);
+}
+
+void RowPairedPipelined(const Options &o) {
+  // Blocks of block_ms each: the raw pipeline with --inflight cycles in
+  // flight, and one zkl client cycling --locks locks through the async API.
+  Server server(o.servers);
+  RawClient raw(server.connect(), o.limit_ms, ResolveDelay(o));
+  std::string parent = RawParent(o);
+  EnsurePersistent(raw.zh(), parent);
+  ZklClient c(server.connect(), o.limit_ms);
+  AsyncLocks loop(o, c, RunPath(o, "r"), o.locks);
+  Pipeline p;
+  p.zh = raw.zh();
+  p.parent = parent;
+  p.node_prefix = parent + "/r-";
+  p.max_cycles = int64_t{1} << 40;
+  int64_t block_ms = o.extra.count("block-ms") ? std::atoll(o.extra.at("block-ms").c_str()) : 500;
+  auto raw_block = [&] {
+    p.deadline_ns = NowNs() + block_ms * 1000000;
+    p.Run(o.inflight);
+    if (p.errors.load()) Die("raw pipelined: request errors");
+    return p.WindowRate();
+  };
+  auto zkl_block = [&] {
+    double window = loop.Run(block_ms, int64_t{1} << 40);
+    return static_cast<double>(loop.cycles_in_window) / window;
+  };
+  raw_block();
+  zkl_block();
+  std::vector<double> ratios, raw_rates, zkl_rates;
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int rounds = 0;
+  while (NowNs() < deadline || rounds < 2) {
+    double r, z;
+    if (rounds % 2 == 0) {
+      r = raw_block();
+      z = zkl_block();
+    } else {
+      z = zkl_block();
+      r = raw_block();
+    }
+    raw_rates.push_back(r);
+    zkl_rates.push_back(z);
+    ratios.push_back(z / r);
+    ++rounds;
+  }
+  Json j;
+  j.Str("row", "paired_pipelined")
+      .Int("rounds", rounds)
+      .Int("block_ms", block_ms)
+      .Int("inflight", o.inflight)
+      .Int("locks", o.locks)
+      .Num("raw_pipelined_ops_per_s", Median(raw_rates))
+      .Num("async_many_locks_ops_per_s", Median(zkl_rates))
+      .Num("async_many_locks_ratio", Median(ratios));
+  j.Print();
 }
 
 }  // namespace bench
