@@ -63,9 +63,13 @@ public final class ZkServerExtension implements BeforeAllCallback {
       script("resume", dir);
     }
 
+    /** Stops the server and removes its directory. */
     @Override
     public void close() throws IOException, InterruptedException {
       script("stop", dir);
+      try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
     }
 
     private static String script(String cmd, Path dir) throws IOException, InterruptedException {
