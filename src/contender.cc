@@ -113,21 +113,16 @@ int Contender::Release(uint64_t owner, bool wait) {
   }
   if (owner != owner_) return ZKL_ENOTOWNER;
   if (--holds_ > 0) return ZKL_OK;
-  bool was_held = held_;
   SetHeld(false);
   suspended_ = false;
   want_hold_ = false;
   owner_ = 0;
-  release_async_ = !wait;
-  if (!node_.empty() && !delete_in_flight_) DeleteOwn();
-  if (!was_held) {
-    // Lost meanwhile (LOST was queued); the release still succeeds locally.
-    return ZKL_OK;
-  }
+  std::string name = node_;
+  DeleteOwn(/*report_released=*/!wait);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting) and ends the wait.
-    while (delete_in_flight_ && !client_->closed()) client_->changed().Wait(&client_->mu());
+    while (Deleting(name) && !client_->closed()) client_->changed().Wait(&client_->mu());
   }
   return ZKL_OK;
 }
@@ -163,7 +158,7 @@ void Contender::Destroy() {
     SetHeld(false);
     holds_ = 0;
     want_hold_ = false;
-    if (!node_.empty() && !delete_in_flight_) DeleteOwn();
+    DeleteOwn();
   }
   client_->SetTimer(this, absl::InfiniteFuture());
   MaybeRetire();
@@ -182,7 +177,12 @@ bool Contender::Submitted(int zrc) {
 }
 
 void Contender::Begin() {
-  if (create_in_flight_ || delete_in_flight_) return;  // their replies go on
+  if (create_in_flight_) return;  // its replies go on
+  // A sequential node's delete may still be on its way: the create goes out
+  // behind it (ZooKeeper keeps one session's order), so a release and the
+  // next acquire cost one round trip together. A fixed node has one name
+  // for every acquisition: there the create waits for the delete.
+  if (fixed() && !doomed_.empty()) return;
   if (!node_.empty() || create_unknown_) {
     Check();
   } else {
@@ -218,12 +218,13 @@ void Contender::Check() {
 
 void Contender::Resync() {
   resync_needed_ = false;
+  SendDeletes();
   if (want_hold_ && held_) return;  // a held node lives as long as the session
   if (!want_hold_ && node_.empty() && !create_unknown_) {
     MaybeRetire();
     return;
   }
-  if (create_in_flight_ || delete_in_flight_) return;
+  if (create_in_flight_ || (fixed() && !doomed_.empty())) return;
   if (node_.empty() && !create_unknown_) {
     if (want_hold_) SendCreate();
     return;
@@ -330,23 +331,21 @@ void Contender::OnReply(const Reply &r) {
       break;
     }
     case kDelete: {
-      delete_in_flight_ = false;
-      if (r.rc == ZOK || r.rc == ZNONODE) {
-        ForgetNode();
-        if (release_async_) {
-          release_async_ = false;
-          Notify(ZKL_EVENT_RELEASED, 0, 0);
+      std::string_view name = Basename(r.path->c_str());
+      auto it = std::find_if(doomed_.begin(), doomed_.end(),
+                             [&](const Doomed &d) { return d.name == name; });
+      if (it == doomed_.end()) break;
+      it->in_flight = false;
+      if (IsConnectionError(r.rc)) {
+        ResyncWhenConnected();  // it may still exist: delete it again later
+      } else {
+        // Gone (or undeletable: nothing more we can do about it).
+        if (it->report_released) {
+          Notify(ZKL_EVENT_RELEASED, r.rc == ZOK || r.rc == ZNONODE ? 0 : FromZooKeeper(r.rc), 0);
         }
-        if (want_hold_) {
-          Begin();
-        } else {
-          MaybeRetire();
-        }
-      } else if (IsConnectionError(r.rc)) {
-        ResyncWhenConnected();
-      } else if (release_async_) {
-        release_async_ = false;
-        Notify(ZKL_EVENT_RELEASED, FromZooKeeper(r.rc), 0);
+        doomed_.erase(it);
+        if (want_hold_ && fixed()) Begin();
+        MaybeRetire();
       }
       client_->changed().SignalAll();
       break;
@@ -412,7 +411,7 @@ void Contender::OnReply(const Reply &r) {
 }
 
 void Contender::Evaluate(const struct String_vector &children) {
-  if (delete_in_flight_ || create_in_flight_) return;  // replies still to come
+  if (create_in_flight_) return;  // the create's reply comes first
   if (node_.empty()) {
     if (!create_unknown_) return;  // reply to a failed create's pipelined read
     // Find our node by its protected prefix (a create whose reply was lost).
@@ -543,7 +542,7 @@ void Contender::Fail(int error) {
   owner_ = 0;
   Finish(error);
   if (!node_.empty()) {
-    if (!delete_in_flight_ && !create_in_flight_) DeleteOwn();
+    if (!create_in_flight_) DeleteOwn();
   } else if (create_unknown_ && !create_in_flight_) {
     ResyncWhenConnected();  // find the node the lost reply would have named
   }
@@ -584,9 +583,24 @@ void Contender::NodeGone() {
   }
 }
 
-void Contender::DeleteOwn() {
-  if (node_.empty() || delete_in_flight_) return;
-  if (Submitted(client_->DeleteNode(this, kDelete, OwnPath()))) delete_in_flight_ = true;
+void Contender::DeleteOwn(bool report_released) {
+  if (node_.empty()) return;
+  doomed_.push_back({node_, false, report_released});
+  ForgetNode();
+  SendDeletes();
+}
+
+void Contender::SendDeletes() {
+  for (Doomed &d : doomed_) {
+    if (!d.in_flight && Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, d.name)))) {
+      d.in_flight = true;
+    }
+  }
+}
+
+bool Contender::Deleting(const std::string &name) const {
+  return std::any_of(doomed_.begin(), doomed_.end(),
+                     [&](const Doomed &d) { return d.name == name && d.in_flight; });
 }
 
 void Contender::ForgetNode() {
@@ -599,7 +613,7 @@ void Contender::ForgetNode() {
 
 void Contender::MaybeRetire() {
   if (destroyed_ && !want_hold_ && node_.empty() && !create_in_flight_ && !create_unknown_ &&
-      !delete_in_flight_) {
+      doomed_.empty()) {
     client_->RemoveListener(public_id());  // may free *this: nothing after it
   }
 }
@@ -651,13 +665,12 @@ void Contender::OnSessionLost(int error) {
   uint64_t token = czxid_;
   ForgetNode();
   create_in_flight_ = false;
-  delete_in_flight_ = false;
   resync_needed_ = false;
-  if (release_async_) {
+  for (const Doomed &d : doomed_) {
     // The node died (or will die) with the session: the release is complete.
-    release_async_ = false;
-    Notify(ZKL_EVENT_RELEASED, 0, 0);
+    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0);
   }
+  doomed_.clear();
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (want_hold_ && !held_ && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
   client_->changed().SignalAll();
@@ -676,7 +689,7 @@ void Contender::OnClientClosed() {
   want_hold_ = false;
   ForgetNode();
   create_in_flight_ = false;
-  delete_in_flight_ = false;
+  doomed_.clear();
   client_->changed().SignalAll();
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "client.h"
 #include "rule.h"
@@ -78,7 +79,10 @@ class Contender : public Listener {
   void Fail(int error);
   void Lost(int error, uint64_t token);
   void NodeGone();
-  void DeleteOwn();
+  // Moves the own node to the doomed list and sends its delete.
+  void DeleteOwn(bool report_released = false);
+  void SendDeletes();
+  bool Deleting(const std::string &name) const;
   void ForgetNode();
   void Finish(int rc);  // result of the current acquire request
   void Notify(int type, int error, uint64_t token);
@@ -103,7 +107,6 @@ class Contender : public Listener {
   bool no_wait_ = false;  // try, or a zero timeout: fail instead of queueing
   uint64_t request_seq_ = 0, done_seq_ = 0;
   int done_rc_ = 0;
-  bool release_async_ = false;
   bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
   uint64_t lost_owner_ = 0;
   bool announced_waiting_ = false;
@@ -116,7 +119,15 @@ class Contender : public Listener {
   uint64_t czxid_ = 0;
   bool create_in_flight_ = false;
   bool create_unknown_ = false;  // a create may have succeeded unseen
-  bool delete_in_flight_ = false;
+  // Nodes of earlier acquisitions being deleted (retried after a
+  // connection loss until gone). A release by zkl_lock_release_async
+  // reports RELEASED when its node is gone.
+  struct Doomed {
+    std::string name;
+    bool in_flight;
+    bool report_released;
+  };
+  std::vector<Doomed> doomed_;
   bool resync_needed_ = false;
   int create_attempts_ = 0;
   std::string watched_;  // the node (or, for children watches, the parent)
