@@ -7,6 +7,18 @@ namespace zkl {
 
 bool Rule::Participates(std::string_view name) const { return SequenceOf(name).has_value(); }
 
+Decision ExclusiveDecision(size_t own) {
+  Decision d;
+  d.holds = own == 0;
+  if (!d.holds) {
+    d.watch = static_cast<std::ptrdiff_t>(own) - 1;
+    // Sequence numbers only grow, so nobody can appear ahead of us: when
+    // the only node ahead goes, we hold without asking again.
+    d.holds_when_watched_goes = own == 1;
+  }
+  return d;
+}
+
 namespace {
 
 class ExclusiveRule : public Rule {
@@ -14,15 +26,7 @@ class ExclusiveRule : public Rule {
   explicit ExclusiveRule(std::string_view label) : label_(label) {}
   std::string_view label() const override { return label_; }
   Decision Decide(const std::vector<QueueEntry> &, size_t own) const override {
-    Decision d;
-    d.holds = own == 0;
-    if (!d.holds) {
-      d.watch = static_cast<std::ptrdiff_t>(own) - 1;
-      // Sequence numbers only grow, so nobody can appear ahead of us: when
-      // the only node ahead goes, we hold without asking again.
-      d.holds_when_watched_goes = own == 1;
-    }
-    return d;
+    return ExclusiveDecision(own);
   }
 
  private:

@@ -47,6 +47,9 @@ class Rule {
 };
 
 // fair_lock.cc: exclusive FIFO queue (fair and reentrant locks, fair election).
+// The exclusive verdict for the node at queue index `own`: the head holds,
+// everybody else watches only its predecessor.
+Decision ExclusiveDecision(size_t own);
 std::unique_ptr<Rule> MakeExclusiveRule(std::string_view label);
 // rw_lock.cc
 std::unique_ptr<Rule> MakeReadRule();

@@ -46,13 +46,7 @@ class WriteRule : public Rule {
     return Rule::Participates(name) && IsReadOrWrite(name);
   }
   Decision Decide(const std::vector<QueueEntry> &, size_t own) const override {
-    Decision d;
-    d.holds = own == 0;
-    if (!d.holds) {
-      d.watch = static_cast<std::ptrdiff_t>(own) - 1;
-      d.holds_when_watched_goes = own == 1;
-    }
-    return d;
+    return ExclusiveDecision(own);  // whoever is ahead, reader or writer
   }
 };
 

@@ -20,6 +20,16 @@
 
 #define ELECTION_KIND(k) (100 + (k))
 
+/* Holds for hold_ms, or until stdin reaches EOF when hold_ms < 0. */
+static void hold(long hold_ms) {
+  if (hold_ms < 0) {
+    char buf[256];
+    while (read(0, buf, sizeof buf) > 0) {}
+  } else {
+    poll(NULL, 0, (int)hold_ms);
+  }
+}
+
 static int parse_kind(const char *s, int *kind, int *leases) {
   if (strcmp(s, "fair") == 0) *kind = ZKL_LOCK_FAIR;
   else if (strcmp(s, "election-fair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_FAIR);
@@ -89,12 +99,7 @@ int main(int argc, char **argv) {
     zkl_election_fencing_token(e, &term);
     printf("elected %llu\n", (unsigned long long)term);
     fflush(stdout);
-    if (hold_ms < 0) {
-      char buf[256];
-      while (read(0, buf, sizeof buf) > 0) {}
-    } else {
-      poll(NULL, 0, (int)hold_ms);
-    }
+    hold(hold_ms);
     rc = zkl_election_resign(e);
     printf("resigned\n");
     fflush(stdout);
@@ -118,12 +123,7 @@ int main(int argc, char **argv) {
   zkl_lock_fencing_token(l, &token);
   printf("acquired %llu\n", (unsigned long long)token);
   fflush(stdout);
-  if (hold_ms < 0) {
-    char buf[256];
-    while (read(0, buf, sizeof buf) > 0) {}
-  } else {
-    poll(NULL, 0, (int)hold_ms);
-  }
+  hold(hold_ms);
   rc = zkl_lock_release(l, 1);
   printf("released\n");
   fflush(stdout);
