@@ -464,6 +464,7 @@ const (
 	CounterWatchEvents Counter = C.ZKL_COUNTER_WATCH_EVENTS // watch notifications seen
 	CounterEvents      Counter = C.ZKL_COUNTER_EVENTS       // user events queued
 	CounterSessions    Counter = C.ZKL_COUNTER_SESSIONS     // sessions established
+	CounterHeartbeats  Counter = C.ZKL_COUNTER_HEARTBEATS   // heartbeats while locks are held
 )
 
 // Counter returns one of the client's counters.

@@ -105,7 +105,7 @@ export class Client extends EventEmitter {
   readonly sessionId: bigint;
   /** Negotiated session timeout in ms (0 while not connected). */
   readonly sessionTimeout: number;
-  counter(name: 'requests' | 'watchEvents' | 'events' | 'sessions'): bigint;
+  counter(name: 'requests' | 'watchEvents' | 'events' | 'sessions' | 'heartbeats'): bigint;
 
   connected(options?: WaitOptions): Promise<void>;
   /** A lock handle, not acquired. */

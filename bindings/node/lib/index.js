@@ -624,9 +624,9 @@ class Client extends EventEmitter {
   /** The negotiated session timeout in ms (0 while not connected). */
   get sessionTimeout() { return Math.max(0, native.clientSessionTimeout(this._h)); }
 
-  /** Library counters: 'requests', 'watchEvents', 'events', 'sessions'. */
+  /** Library counters: 'requests', 'watchEvents', 'events', 'sessions', 'heartbeats'. */
   counter(name) {
-    const which = { requests: 1, watchEvents: 2, events: 3, sessions: 4 }[name];
+    const which = { requests: 1, watchEvents: 2, events: 3, sessions: 4, heartbeats: 5 }[name];
     if (!which) throw new TypeError(`unknown counter ${name}`);
     return check(native.clientCounter(this._h, which), 'counter');
   }

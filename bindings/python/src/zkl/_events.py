@@ -58,6 +58,7 @@ class Counter(enum.IntEnum):
     WATCH_EVENTS = _c.ZKL_COUNTER_WATCH_EVENTS
     EVENTS = _c.ZKL_COUNTER_EVENTS
     SESSIONS = _c.ZKL_COUNTER_SESSIONS
+    HEARTBEATS = _c.ZKL_COUNTER_HEARTBEATS
 
 
 def _enum_or_int(cls, value):

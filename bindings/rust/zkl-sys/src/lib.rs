@@ -118,6 +118,7 @@ pub const ZKL_COUNTER_REQUESTS: c_int = 1;
 pub const ZKL_COUNTER_WATCH_EVENTS: c_int = 2;
 pub const ZKL_COUNTER_EVENTS: c_int = 3;
 pub const ZKL_COUNTER_SESSIONS: c_int = 4;
+pub const ZKL_COUNTER_HEARTBEATS: c_int = 5;
 
 pub const ZKL_LOCK_FAIR: c_int = 1;
 pub const ZKL_LOCK_REENTRANT: c_int = 2;

@@ -39,6 +39,8 @@ pub enum Counter {
     Events,
     /// Sessions established (1 + re-creates).
     Sessions,
+    /// Heartbeat requests (sent while locks are held and the session is quiet).
+    Heartbeats,
 }
 
 /// Configures and creates a [`Client`].
@@ -263,6 +265,7 @@ impl Client {
             Counter::WatchEvents => sys::ZKL_COUNTER_WATCH_EVENTS,
             Counter::Events => sys::ZKL_COUNTER_EVENTS,
             Counter::Sessions => sys::ZKL_COUNTER_SESSIONS,
+            Counter::Heartbeats => sys::ZKL_COUNTER_HEARTBEATS,
         };
         let mut v = 0u64;
         unsafe { sys::zkl_client_counter(self.raw(), which, &mut v) };

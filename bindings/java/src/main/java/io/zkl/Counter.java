@@ -9,7 +9,9 @@ public enum Counter {
   /** User events queued. */
   EVENTS(ZklNativeConstants.ZKL_COUNTER_EVENTS),
   /** Sessions established (1 + re-creates after loss). */
-  SESSIONS(ZklNativeConstants.ZKL_COUNTER_SESSIONS);
+  SESSIONS(ZklNativeConstants.ZKL_COUNTER_SESSIONS),
+  /** Heartbeat requests (sent while locks are held and the session is quiet). */
+  HEARTBEATS(ZklNativeConstants.ZKL_COUNTER_HEARTBEATS);
 
   final int code;
 
