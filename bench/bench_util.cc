@@ -152,6 +152,7 @@ ServerDelta ServerProbe::Stop() {
   d.packets = Get(end, "zk_packets_received") - Get(begin_, "zk_packets_received") - overhead_;
   d.writes = Get(end, "zk_cnt_updatelatency") - Get(begin_, "zk_cnt_updatelatency");
   d.reads = Get(end, "zk_cnt_readlatency") - Get(begin_, "zk_cnt_readlatency");
+  d.fsyncs = Get(end, "zk_cnt_fsynctime") - Get(begin_, "zk_cnt_fsynctime");
   return d;
 }
 

@@ -64,6 +64,7 @@ struct ServerDelta {
   double packets = 0;  // client packets (requests, pings)
   double writes = 0;   // zk_cnt_updatelatency
   double reads = 0;    // zk_cnt_readlatency
+  double fsyncs = 0;   // zk_cnt_fsynctime: transaction log syncs (group commits)
 };
 
 class ServerProbe {

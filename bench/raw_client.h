@@ -180,6 +180,75 @@ struct Pipeline {
   }
 };
 
+// ---- the coalesced loop -----------------------------------------------------
+
+// One acquire/release loop step at its best: the delete of the previous node
+// and the create of the next in one multi (one transaction: one log sync),
+// pipelined with the getChildren — one round trip and one commit per cycle.
+// A reference for what a release coalesced with the next acquire could do.
+class MultiCycler {
+ public:
+  MultiCycler(zhandle_t *zh, std::string parent, std::string prefix)
+      : zh_(zh), parent_(std::move(parent)), prefix_(std::move(prefix)) {}
+  ~MultiCycler() { Finish(); }
+
+  bool Cycle() {
+    zoo_op_t ops[2];
+    zoo_op_result_t results[2];
+    char created[512];
+    int n = 0;
+    if (!prev_.empty()) zoo_delete_op_init(&ops[n++], prev_.c_str(), -1);
+    zoo_create_op_init(&ops[n++], prefix_.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
+                       ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created);
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      pending_ = 2;
+      multi_rc_ = children_rc_ = ZSYSTEMERROR;
+    }
+    if (zoo_amulti(zh_, n, ops, results, &MultiCycler::MultiDone, this) != ZOK) return false;
+    if (zoo_aget_children(zh_, parent_.c_str(), 0, &MultiCycler::ChildrenDone, this) != ZOK) {
+      Wait(1);
+      return false;
+    }
+    Wait(0);
+    if (multi_rc_ != ZOK || children_rc_ != ZOK) return false;
+    prev_ = created;
+    return true;
+  }
+
+  void Finish() {
+    if (!prev_.empty()) zoo_delete(zh_, prev_.c_str(), -1);
+    prev_.clear();
+  }
+
+ private:
+  void Wait(int until) {
+    std::unique_lock<std::mutex> lk(mu_);
+    cv_.wait(lk, [&] { return pending_ <= until; });
+  }
+  void Done(int *slot, int rc) {
+    std::lock_guard<std::mutex> lk(mu_);
+    *slot = rc;
+    --pending_;
+    cv_.notify_all();
+  }
+  static void MultiDone(int rc, const void *data) {
+    auto *self = static_cast<MultiCycler *>(const_cast<void *>(data));
+    self->Done(&self->multi_rc_, rc);
+  }
+  static void ChildrenDone(int rc, const struct String_vector *, const void *data) {
+    auto *self = static_cast<MultiCycler *>(const_cast<void *>(data));
+    self->Done(&self->children_rc_, rc);
+  }
+
+  zhandle_t *zh_;
+  std::string parent_, prefix_, prev_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int pending_ = 0;
+  int multi_rc_ = ZOK, children_rc_ = ZOK;
+};
+
 inline std::string RawParent(const Options &o) { return o.prefix + "/raw"; }
 
 inline int ResolveDelay(const Options &o) {

@@ -178,7 +178,8 @@ void AddRequests(Json &j, double ops, double zkl_requests, const ServerDelta &sr
   j.Num("zkl_req_per_op", zkl_requests / ops)
       .Num("srv_req_per_op", srv.packets / ops)
       .Num("srv_writes_per_op", srv.writes / ops)
-      .Num("srv_reads_per_op", srv.reads / ops);
+      .Num("srv_reads_per_op", srv.reads / ops)
+      .Num("srv_fsyncs_per_op", srv.fsyncs / ops);
 }
 
 }  // namespace bench

@@ -671,7 +671,9 @@ void RowPairedSync(const Options &o) {
   zkl_lock *l = NewLock(c.get(), path, ZKL_LOCK_FAIR);
   zkl_lock *l2[2] = {NewLock(c.get(), path, ZKL_LOCK_FAIR), NewLock(c.get(), path, ZKL_LOCK_FAIR)};
   int64_t n2 = 0, issued = 0, released = 0;
-  const char *names[] = {"raw_sync", "sync_release", "async_release", "async_release_two_handles"};
+  MultiCycler multi(raw.zh(), parent, parent + "/x-");
+  const char *names[] = {"raw_sync", "sync_release", "async_release", "async_release_two_handles",
+                         "raw_multi_reacquire"};
   std::function<void()> cycle[] = {
       [&] {
         if (!SyncCycle(raw.zh(), raw_node)) Die("raw cycle failed");
@@ -693,8 +695,11 @@ void RowPairedSync(const Options &o) {
         ++issued;
         released += DrainEvents(c.get(), ZKL_EVENT_RELEASED);
       },
+      [&] {
+        if (!multi.Cycle()) Die("raw multi cycle failed");
+      },
   };
-  constexpr int kVariants = 4;
+  constexpr int kVariants = 5;
   auto block_cycles = o.extra.count("block") ? std::atoll(o.extra.at("block").c_str()) : 100;
   for (int v = 0; v < kVariants; ++v) {
     for (int i = 0; i < 50; ++i) cycle[v]();
@@ -704,14 +709,17 @@ void RowPairedSync(const Options &o) {
     ++released;
   }
   std::vector<double> ratios[kVariants];
-  double total_ns[kVariants] = {0, 0, 0, 0};
-  int64_t total_cycles[kVariants] = {0, 0, 0, 0};
+  double total_ns[kVariants] = {};
+  int64_t total_cycles[kVariants] = {};
+  double fsyncs[kVariants] = {}, packets[kVariants] = {};
   int64_t deadline = NowNs() + o.duration_ms * 1000000;
   int rounds = 0;
   while (NowNs() < deadline || rounds < 3) {
     double rate[kVariants];
     for (int k = 0; k < kVariants; ++k) {
       int v = (k + rounds) % kVariants;
+      ServerProbe probe(server);
+      probe.Start();
       int64_t t = NowNs();
       for (int64_t i = 0; i < block_cycles; ++i) cycle[v]();
       // An async block ends when its last release is confirmed.
@@ -720,6 +728,9 @@ void RowPairedSync(const Options &o) {
         ++released;
       }
       int64_t dt = NowNs() - t;
+      ServerDelta d = probe.Stop();
+      fsyncs[v] += d.fsyncs;
+      packets[v] += d.packets;
       rate[v] = static_cast<double>(block_cycles) * 1e9 / static_cast<double>(dt);
       total_ns[v] += static_cast<double>(dt);
       total_cycles[v] += block_cycles;
@@ -734,6 +745,9 @@ void RowPairedSync(const Options &o) {
     j.Num(std::string(names[v]) + "_ops_per_s",
           static_cast<double>(total_cycles[v]) * 1e9 / total_ns[v]);
     if (v > 0) j.Num(std::string(names[v]) + "_ratio", Median(ratios[v]));
+    double n = static_cast<double>(total_cycles[v]);
+    j.Num(std::string(names[v]) + "_srv_req_per_op", packets[v] / n);
+    j.Num(std::string(names[v]) + "_srv_fsyncs_per_op", fsyncs[v] / n);
   }
   j.Print();
   zkl_lock_destroy(l);
