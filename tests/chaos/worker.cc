@@ -1,0 +1,616 @@
+// zkl-chaos-worker: one contender process of the chaos run.
+//
+//   zkl-chaos-worker --id ID --servers HOST:PORT[,...] --history FILE
+//                    --resource DIR [--session-file FILE] [--prefix /chaos]
+//                    [--seed N] [--session-timeout MS] [--leases N]
+//                    [--hold-ms MIN:MAX] [--long-hold-ms MIN:MAX]
+//                    [--acquire-timeout MS]
+//                    [--recipes fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair]
+//                    [--max-seconds S] [--max-acquisitions N]
+//
+// One zkl client; a loop that picks a recipe at random, acquires it (blocking,
+// async or try; campaign or start for elections), holds it for a random
+// while (mostly --hold-ms, one in twenty --long-hold-ms, so that faults hit
+// holders) and releases it. Everything it believes is appended to the history
+// file (format: README.md) with CLOCK_MONOTONIC timestamps:
+//   - a hold begins when the acquire returned / ACQUIRED was pulled;
+//   - it ends at the first moment the worker sees a reason to stop: before
+//     it calls release, or when zkl_lock_is_held()/zkl_election_is_leader()
+//     says 0 (SUSPENDED, LOST); it resumes when that says 1 again;
+//   - while it believes it holds an exclusive lock it writes its fencing
+//     token to a fenced register (DIR/<path>: the highest token seen, under
+//     flock; lower tokens are rejected) every few milliseconds.
+// The session id and password are published in the session file (for the
+// driver's expiry fault). SIGTERM/SIGINT stop it after the current hold.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <zkl.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "history.h"
+
+using zkl_chaos::MonotonicNs;
+using zkl_chaos::Recipe;
+
+namespace {
+
+volatile sig_atomic_t g_stop = 0;
+void OnSignal(int) { g_stop = 1; }
+
+struct Options {
+  std::string id, servers, history, resource, session_file, prefix = "/chaos";
+  uint64_t seed = 1;
+  int session_timeout = 4000;
+  int leases = 2;
+  int hold_min = 2, hold_max = 30;
+  int long_hold_min = 300, long_hold_max = 3000;
+  int acquire_timeout = 4000;
+  std::string recipes = "fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair";
+  int max_seconds = 3600;
+  uint64_t max_acquisitions = UINT64_MAX;
+};
+
+Options g_opt;
+int g_hist = -1;
+zkl_client *g_client = nullptr;
+std::mt19937_64 g_rng;
+std::map<std::string, uint64_t> g_counts;  // for the summary
+
+[[noreturn]] void Die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::fprintf(stderr, "zkl-chaos-worker %s: ", g_opt.id.c_str());
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+  std::exit(3);
+}
+
+// One history record per write(2): a crash never leaves half a record
+// behind another one.
+void Record(const char *fmt, ...) {
+  char buf[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(buf, sizeof buf - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0 || n >= static_cast<int>(sizeof buf) - 1) Die("history record too long");
+  buf[n++] = '\n';
+  for (int off = 0; off < n;) {
+    ssize_t w = write(g_hist, buf + off, n - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) Die("write history: %s", std::strerror(errno));
+    off += static_cast<int>(w);
+  }
+}
+
+int Rand(int lo, int hi) {  // inclusive
+  return lo + static_cast<int>(g_rng() % static_cast<uint64_t>(hi - lo + 1));
+}
+
+void Count(const std::string &what) { ++g_counts[what]; }
+
+const char *ErrName(int rc) {
+  static const char *names[] = {"OK",        "EINVAL",     "EBADPATH",  "EBADHANDLE", "ETIMEDOUT",
+                                "EAGAIN",    "ECANCELED",  "ENOTHELD",  "ENOTOWNER",  "EBUSY",
+                                "EDEADLK",   "ECLOSED",    "ECONNECTION", "ESESSION", "ELOST",
+                                "EMISMATCH", "EAUTH",      "ETOOBIG",   "ENOMEM",     "EZOOKEEPER",
+                                "EVERSION",  "ENOTFOUND",  "EINTERNAL", "ERANGE"};
+  int i = -rc;
+  return i >= 0 && i < static_cast<int>(sizeof names / sizeof names[0]) ? names[i] : "E?";
+}
+
+// Counter names are single words ("acquire:ETIMEDOUT") for the summary.
+void CountRc(const char *op, int rc) {
+  if (rc != 0) Count(std::string(op) + ":" + ErrName(rc));
+}
+
+// ---------------------------------------------------------------------------
+// The fenced register: DIR/<path with '/' -> '_'> holds the highest token.
+
+struct Register {
+  int fd = -1;
+};
+std::map<std::string, Register> g_registers;
+
+bool FenceWrite(const std::string &path, uint64_t token, int64_t *t_ns) {
+  Register &r = g_registers[path];
+  if (r.fd < 0) {
+    std::string name = path;
+    for (char &c : name) {
+      if (c == '/') c = '_';
+    }
+    std::string file = g_opt.resource + "/" + name;
+    r.fd = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (r.fd < 0) Die("open %s: %s", file.c_str(), std::strerror(errno));
+  }
+  while (flock(r.fd, LOCK_EX) != 0) {
+    if (errno != EINTR) Die("flock: %s", std::strerror(errno));
+  }
+  char buf[32] = {0};
+  ssize_t n = pread(r.fd, buf, sizeof buf - 1, 0);
+  uint64_t highest = n > 0 ? std::strtoull(buf, nullptr, 10) : 0;
+  bool accepted = token >= highest;
+  if (accepted && token != highest) {
+    char out[32];
+    int len = std::snprintf(out, sizeof out, "%020" PRIu64 "\n", token);
+    if (pwrite(r.fd, out, len, 0) != len) Die("register write: %s", std::strerror(errno));
+  }
+  *t_ns = MonotonicNs();  // inside the register's critical section
+  flock(r.fd, LOCK_UN);
+  return accepted;
+}
+
+// ---------------------------------------------------------------------------
+// Slots: one handle per recipe.
+
+struct Slot {
+  Recipe recipe;
+  std::string path;
+  int weight = 1;
+  zkl_lock *lock = nullptr;
+  zkl_election *election = nullptr;
+};
+
+std::vector<Slot> g_slots;
+
+bool IsElection(const Slot &s) {
+  return s.recipe == Recipe::kElectionFair || s.recipe == Recipe::kElectionUnfair;
+}
+
+void NewHandle(Slot &s) {
+  int rc;
+  if (IsElection(s)) {
+    zkl_election_options eo;
+    zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
+    eo.kind = s.recipe == Recipe::kElectionFair ? ZKL_ELECTION_FAIR : ZKL_ELECTION_UNFAIR;
+    eo.id = g_opt.id.c_str();
+    rc = zkl_election_new(g_client, s.path.c_str(), &eo, &s.election);
+  } else {
+    zkl_lock_options lo;
+    zkl_lock_options_init(&lo, ZKL_LOCK_OPTIONS_VERSION);
+    switch (s.recipe) {
+      case Recipe::kFair: lo.kind = ZKL_LOCK_FAIR; break;
+      case Recipe::kReentrant: lo.kind = ZKL_LOCK_REENTRANT; break;
+      case Recipe::kNonFair: lo.kind = ZKL_LOCK_NONFAIR; break;
+      case Recipe::kRead: lo.kind = ZKL_LOCK_READ; break;
+      case Recipe::kWrite: lo.kind = ZKL_LOCK_WRITE; break;
+      case Recipe::kSemaphore: lo.kind = ZKL_LOCK_SEMAPHORE; break;
+      default: break;
+    }
+    lo.max_leases = s.recipe == Recipe::kSemaphore ? g_opt.leases : 0;
+    lo.data = g_opt.id.data();
+    lo.data_len = g_opt.id.size();
+    rc = zkl_lock_new(g_client, s.path.c_str(), &lo, &s.lock);
+  }
+  if (rc != 0) Die("new handle on %s: %s", s.path.c_str(), zkl_strerror(rc));
+}
+
+void ReplaceHandle(Slot &s) {
+  Count("handle-replaced");
+  if (s.lock) zkl_lock_destroy(s.lock);
+  if (s.election) zkl_election_destroy(s.election);
+  s.lock = nullptr;
+  s.election = nullptr;
+  NewHandle(s);
+}
+
+bool Held(const Slot &s) {
+  return (IsElection(s) ? zkl_election_is_leader(s.election) : zkl_lock_is_held(s.lock)) == 1;
+}
+
+// The library's token, or kUnknownToken when it has none (not held).
+uint64_t TokenOf(const Slot &s) {
+  uint64_t t = 0;
+  int rc = IsElection(s) ? zkl_election_fencing_token(s.election, &t)
+                         : zkl_lock_fencing_token(s.lock, &t);
+  if (rc != 0) return zkl_chaos::kUnknownToken;
+  if (t == 0) Count("zero-token");
+  return t;
+}
+
+std::string TokenText(uint64_t t) {
+  return t == zkl_chaos::kUnknownToken ? "-" : std::to_string(t);
+}
+
+// ---------------------------------------------------------------------------
+// Events (pull form) for the operation in progress.
+
+struct Op {
+  Slot *slot = nullptr;
+  bool got_result = false;  // ACQUIRED / ELECTED / ACQUIRE_FAILED seen
+  int error = 0;
+  uint64_t token = 0;
+  bool lost = false;
+  bool suspended = false;
+};
+
+void PublishSession() {
+  static uint64_t published = 0;
+  uint64_t id = 0;
+  if (zkl_client_session_id(g_client, &id) != 0 || id == 0 || id == published) return;
+  unsigned char pw[16];
+  if (zkl_client_session_password(g_client, pw, sizeof pw) != 16) return;
+  published = id;
+  Record("note %s %" PRId64 " session %" PRIx64, g_opt.id.c_str(), MonotonicNs(), id);
+  if (g_opt.session_file.empty()) return;
+  std::string tmp = g_opt.session_file + ".tmp";
+  FILE *f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f, "%" PRIx64 " ", id);
+  for (unsigned char b : pw) std::fprintf(f, "%02x", b);
+  std::fprintf(f, "\n");
+  std::fclose(f);
+  std::rename(tmp.c_str(), g_opt.session_file.c_str());
+}
+
+void Drain(Op *op) {
+  zkl_event *ev = nullptr;
+  while (zkl_client_next_event(g_client, &ev) == 0) {
+    int type = zkl_event_type(ev);
+    zkl_lock *l = nullptr;
+    zkl_election *e = nullptr;
+    zkl_event_lock(ev, &l);
+    zkl_event_election(ev, &e);
+    switch (type) {
+      case ZKL_EVENT_SESSION: {
+        static const char *names[] = {"?", "connecting", "connected", "suspended",
+                                      "reconnected", "lost", "closed", "auth-failed"};
+        int st = zkl_event_session_state(ev);
+        Count(std::string("session:") + (st >= 0 && st <= 7 ? names[st] : "?"));
+        break;
+      }
+      case ZKL_EVENT_SUSPENDED: Count("event:suspended"); break;
+      case ZKL_EVENT_RESTORED: Count("event:restored"); break;
+      case ZKL_EVENT_LOST: Count("event:lost"); break;
+      default: break;
+    }
+    bool mine = op != nullptr && op->slot != nullptr &&
+                ((l != nullptr && l == op->slot->lock) ||
+                 (e != nullptr && e == op->slot->election));
+    if (mine) {
+      switch (type) {
+        case ZKL_EVENT_ACQUIRED:
+        case ZKL_EVENT_ELECTED:
+          op->got_result = true;
+          op->error = 0;
+          zkl_event_fencing_token(ev, &op->token);
+          break;
+        case ZKL_EVENT_ACQUIRE_FAILED:
+          op->got_result = true;
+          op->error = zkl_event_error(ev);
+          break;
+        case ZKL_EVENT_LOST: op->lost = true; break;
+        case ZKL_EVENT_SUSPENDED: op->suspended = true; break;
+        default: break;
+      }
+    }
+    zkl_event_free(ev);
+  }
+}
+
+// Waits (bounded) until the op has a result; returns false on timeout.
+bool AwaitResult(Op *op, int64_t timeout_ms, bool cancel_on_stop) {
+  int64_t deadline = MonotonicNs() + timeout_ms * 1000000;
+  bool cancelled = false;
+  while (!op->got_result) {
+    if (g_stop && cancel_on_stop && !cancelled && op->slot->lock != nullptr) {
+      zkl_lock_cancel(op->slot->lock);
+      cancelled = true;
+      deadline = std::min(deadline, MonotonicNs() + 10000 * int64_t{1000000});
+    }
+    if (MonotonicNs() > deadline) return false;
+    zkl_client_wait(g_client, 5);
+    Drain(op);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+
+uint64_t g_hold_seq = 0;
+uint64_t g_acquisitions = 0;
+const uint64_t kOwner = 7;
+
+// Holds what `op` acquired (the acquisition is already recorded) until the
+// hold time is over, a LOST arrives or the worker is stopped; then releases.
+void Hold(Op &op, uint64_t hold, uint64_t token) {
+  Slot &s = *op.slot;
+  bool fenced = zkl_chaos::IsExclusive(s.recipe);
+  bool open = true;
+  auto check = [&]() {
+    bool held = Held(s);
+    int64_t t = MonotonicNs();
+    if (open && !held) {
+      Record("end %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), hold, t,
+             op.lost ? "lost" : op.suspended ? "suspended" : "not-held");
+      open = false;
+    } else if (!open && held && !op.lost) {
+      uint64_t now_token = TokenOf(s);
+      Record("resume %s %" PRIu64 " %s %" PRId64, g_opt.id.c_str(), hold,
+             TokenText(now_token).c_str(), MonotonicNs());
+      Count("resumed");
+      open = true;
+    }
+    if (open && fenced && token != zkl_chaos::kUnknownToken) {
+      int64_t ft = 0;
+      bool ok = FenceWrite(s.path, token, &ft);
+      Record("fence %s %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), s.path.c_str(), token,
+             ft, ok ? "accepted" : "rejected");
+      if (!ok) Count("fence-rejected");
+    }
+  };
+  check();
+  // Mostly short holds; one in twenty long enough for a fault to hit it.
+  int hold_ms = Rand(0, 19) == 0 ? Rand(g_opt.long_hold_min, g_opt.long_hold_max)
+                                : Rand(g_opt.hold_min, g_opt.hold_max);
+  int64_t start = MonotonicNs();
+  int64_t until = start + int64_t{hold_ms} * 1000000;
+  bool nested = s.recipe == Recipe::kReentrant && Rand(0, 1) == 1;
+  bool inner_held = false;
+  while (!op.lost && MonotonicNs() < until && !g_stop) {
+    zkl_client_wait(g_client, 2);
+    Drain(&op);
+    check();
+    if (nested && !inner_held && MonotonicNs() > start + (until - start) / 3) {
+      nested = false;
+      int rc = zkl_lock_acquire(s.lock, kOwner, 1000);  // hold count 2, no round trip
+      CountRc("reacquire", rc);
+      if (rc == 0) {
+        inner_held = true;
+        Count("reentrant-nested");
+        if (zkl_lock_hold_count(s.lock) != 2) Count("reentrant-bad-count");
+      }
+    }
+    if (inner_held && MonotonicNs() > start + (until - start) * 2 / 3) {
+      CountRc("release-inner", zkl_lock_release(s.lock, kOwner));
+      inner_held = false;
+    }
+  }
+  if (open) {
+    Record("end %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), hold, MonotonicNs(),
+           IsElection(s) ? "resigned" : "released");
+  }
+  if (IsElection(s)) {
+    int rc = zkl_election_resign(s.election);
+    CountRc("resign", rc);
+    if (rc != 0 && rc != ZKL_ENOTHELD) ReplaceHandle(s);
+    return;
+  }
+  if (inner_held) CountRc("release-inner", zkl_lock_release(s.lock, kOwner));
+  // Release is async or blocking at random.
+  int rc = Rand(0, 3) == 0 ? zkl_lock_release_async(s.lock, kOwner)
+                           : zkl_lock_release(s.lock, kOwner);
+  CountRc("release", rc);
+  if (rc != 0 && rc != ZKL_ELOST && rc != ZKL_ENOTHELD) ReplaceHandle(s);
+  if (rc == ZKL_ELOST && !op.lost) Count("lost-without-event");
+}
+
+void RecordAcquire(const Slot &s, uint64_t hold, uint64_t token) {
+  int64_t t = MonotonicNs();
+  if (s.recipe == Recipe::kSemaphore) {
+    Record("acquire %s %" PRIu64 " %s %s %s %" PRId64 " %d", g_opt.id.c_str(), hold,
+           zkl_chaos::RecipeName(s.recipe), s.path.c_str(), TokenText(token).c_str(), t,
+           g_opt.leases);
+  } else {
+    Record("acquire %s %" PRIu64 " %s %s %s %" PRId64, g_opt.id.c_str(), hold,
+           zkl_chaos::RecipeName(s.recipe), s.path.c_str(), TokenText(token).c_str(), t);
+  }
+  ++g_acquisitions;
+  Count(std::string("acquired:") + zkl_chaos::RecipeName(s.recipe));
+}
+
+void OneLockRound(Slot &s) {
+  Op op;
+  op.slot = &s;
+  Drain(nullptr);
+  int mode = Rand(0, 9);  // 0-4 blocking, 5-8 async, 9 try
+  uint64_t token = 0;
+  if (mode <= 4) {
+    int rc = zkl_lock_acquire(s.lock, kOwner, g_opt.acquire_timeout);
+    CountRc("acquire", rc);
+    if (rc != 0) {
+      if (rc != ZKL_ETIMEDOUT && rc != ZKL_ECONNECTION && rc != ZKL_ESESSION) ReplaceHandle(s);
+      return;
+    }
+    token = TokenOf(s);
+  } else if (mode <= 8) {
+    int rc = zkl_lock_acquire_async(s.lock, kOwner, g_opt.acquire_timeout);
+    CountRc("acquire-async", rc);
+    if (rc != 0) {
+      ReplaceHandle(s);
+      return;
+    }
+    if (!AwaitResult(&op, g_opt.acquire_timeout + 15000, true)) {
+      Count("acquire-async:no-result");
+      ReplaceHandle(s);
+      return;
+    }
+    if (op.error != 0) {
+      CountRc("acquire-async-result", op.error);
+      return;
+    }
+    token = op.token;
+    if (token == 0) Count("zero-token");
+  } else {
+    int rc = zkl_lock_try_acquire(s.lock, kOwner);
+    CountRc("try", rc);
+    if (rc != 0) return;
+    token = TokenOf(s);
+  }
+  uint64_t hold = ++g_hold_seq;
+  RecordAcquire(s, hold, token);
+  Hold(op, hold, token);
+}
+
+void OneElectionRound(Slot &s) {
+  Op op;
+  op.slot = &s;
+  Drain(nullptr);
+  if (Rand(0, 1) == 0) {
+    int rc = zkl_election_campaign(s.election, g_opt.acquire_timeout);
+    CountRc("campaign", rc);
+    if (rc != 0) {
+      if (rc != ZKL_ETIMEDOUT) {
+        zkl_election_resign(s.election);
+        if (rc != ZKL_ECONNECTION && rc != ZKL_ESESSION) ReplaceHandle(s);
+      }
+      return;
+    }
+  } else {
+    int rc = zkl_election_start(s.election);
+    CountRc("start", rc);
+    if (rc != 0) {
+      zkl_election_resign(s.election);
+      ReplaceHandle(s);
+      return;
+    }
+    // ELECTED arrives when we lead; a stale one is ignored by the check.
+    int64_t deadline = MonotonicNs() + int64_t{g_opt.acquire_timeout} * 1000000;
+    for (;;) {
+      op.got_result = false;
+      if (!AwaitResult(&op, (deadline - MonotonicNs()) / 1000000, false) || g_stop) {
+        Count("start:not-elected");
+        CountRc("resign", zkl_election_resign(s.election));
+        return;
+      }
+      if (op.error == 0 && Held(s)) break;
+    }
+  }
+  uint64_t hold = ++g_hold_seq;
+  uint64_t token = TokenOf(s);
+  RecordAcquire(s, hold, token);
+  Hold(op, hold, token);
+}
+
+void ParseArgs(int argc, char **argv) {
+  for (int i = 1; i < argc; i += 2) {
+    std::string k = argv[i];
+    if (i + 1 >= argc) Die("option %s needs a value", k.c_str());
+    std::string v = argv[i + 1];
+    if (k == "--id") g_opt.id = v;
+    else if (k == "--servers") g_opt.servers = v;
+    else if (k == "--history") g_opt.history = v;
+    else if (k == "--resource") g_opt.resource = v;
+    else if (k == "--session-file") g_opt.session_file = v;
+    else if (k == "--prefix") g_opt.prefix = v;
+    else if (k == "--seed") g_opt.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--session-timeout") g_opt.session_timeout = std::atoi(v.c_str());
+    else if (k == "--leases") g_opt.leases = std::atoi(v.c_str());
+    else if (k == "--acquire-timeout") g_opt.acquire_timeout = std::atoi(v.c_str());
+    else if (k == "--recipes") g_opt.recipes = v;
+    else if (k == "--max-seconds") g_opt.max_seconds = std::atoi(v.c_str());
+    else if (k == "--max-acquisitions") g_opt.max_acquisitions = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--long-hold-ms") {
+      if (std::sscanf(v.c_str(), "%d:%d", &g_opt.long_hold_min, &g_opt.long_hold_max) != 2 ||
+          g_opt.long_hold_min < 0 || g_opt.long_hold_max < g_opt.long_hold_min) {
+        Die("bad --long-hold-ms %s", v.c_str());
+      }
+    } else if (k == "--hold-ms") {
+      if (std::sscanf(v.c_str(), "%d:%d", &g_opt.hold_min, &g_opt.hold_max) != 2 ||
+          g_opt.hold_min < 0 || g_opt.hold_max < g_opt.hold_min) {
+        Die("bad --hold-ms %s", v.c_str());
+      }
+    } else {
+      Die("unknown option %s", k.c_str());
+    }
+  }
+  if (g_opt.id.empty() || g_opt.servers.empty() || g_opt.history.empty() ||
+      g_opt.resource.empty()) {
+    Die("usage: zkl-chaos-worker --id ID --servers S --history FILE --resource DIR [...]");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  ParseArgs(argc, argv);
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  g_rng.seed(g_opt.seed);
+
+  g_hist = open(g_opt.history.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (g_hist < 0) Die("open %s: %s", g_opt.history.c_str(), std::strerror(errno));
+
+  for (size_t pos = 0; pos <= g_opt.recipes.size();) {
+    size_t comma = g_opt.recipes.find(',', pos);
+    if (comma == std::string::npos) comma = g_opt.recipes.size();
+    std::string r = g_opt.recipes.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (r.empty()) continue;
+    if (r == "rw") {
+      g_slots.push_back(Slot{Recipe::kRead, g_opt.prefix + "/rw", 3});
+      g_slots.push_back(Slot{Recipe::kWrite, g_opt.prefix + "/rw", 1});
+      continue;
+    }
+    Recipe rec;
+    if (!zkl_chaos::ParseRecipe(r, &rec) || rec == Recipe::kRead || rec == Recipe::kWrite) {
+      Die("unknown recipe %s", r.c_str());
+    }
+    g_slots.push_back(Slot{rec, g_opt.prefix + "/" + r, rec == Recipe::kSemaphore ? 2 : 1});
+  }
+  if (g_slots.empty()) Die("no recipes");
+
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  co.servers = g_opt.servers.c_str();
+  co.session_timeout_ms = g_opt.session_timeout;
+  int rc = zkl_client_new(&co, &g_client);
+  if (rc != 0) Die("client: %s", zkl_strerror(rc));
+  rc = zkl_client_wait_connected(g_client, 30000);
+  if (rc != 0) Die("connect: %s", zkl_strerror(rc));
+  for (Slot &s : g_slots) NewHandle(s);
+  Record("note %s %" PRId64 " start pid=%d seed=%" PRIu64, g_opt.id.c_str(), MonotonicNs(),
+         static_cast<int>(getpid()), g_opt.seed);
+
+  int total_weight = 0;
+  for (const Slot &s : g_slots) total_weight += s.weight;
+  int64_t end = MonotonicNs() + int64_t{g_opt.max_seconds} * 1000000000;
+  while (!g_stop && MonotonicNs() < end && g_acquisitions < g_opt.max_acquisitions) {
+    PublishSession();
+    int pick = Rand(0, total_weight - 1);
+    Slot *s = &g_slots.front();
+    for (Slot &c : g_slots) {
+      if (pick < c.weight) {
+        s = &c;
+        break;
+      }
+      pick -= c.weight;
+    }
+    if (IsElection(*s)) OneElectionRound(*s);
+    else OneLockRound(*s);
+    // A short think time (sometimes none) between rounds.
+    int think = Rand(0, 10);
+    if (think > 0) {
+      zkl_client_wait(g_client, think);
+      Drain(nullptr);
+    }
+  }
+
+  std::string summary;
+  for (const auto &[k, n] : g_counts) summary += " " + k + "=" + std::to_string(n);
+  Record("note %s %" PRId64 " summary acquisitions=%" PRIu64 "%s", g_opt.id.c_str(),
+         MonotonicNs(), g_acquisitions, summary.c_str());
+  for (Slot &s : g_slots) {
+    if (s.lock) zkl_lock_destroy(s.lock);
+    if (s.election) zkl_election_destroy(s.election);
+  }
+  zkl_client_destroy(g_client);
+  close(g_hist);
+  return 0;
+}
