@@ -325,7 +325,8 @@ ZKL_API int zkl_lock_destroy(zkl_lock *l);
 ZKL_API int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms);
 
 /* Acquire without waiting: ZKL_EAGAIN if another holder is in the way (one
- * round trip; the node is removed again). */
+ * round trip; the node is removed again), ZKL_ECONNECTION when not
+ * connected (a try never waits for a reconnect). */
 ZKL_API int zkl_lock_try_acquire(zkl_lock *l, uint64_t owner);
 
 /*

@@ -58,7 +58,8 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
     return ZKL_OK;
   }
   if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
-  if (mode == Mode::kTry && !client_->connected()) return ZKL_ECONNECTION;
+  bool no_wait = mode == Mode::kTry || timeout_ms == 0;
+  if (no_wait && !client_->connected()) return ZKL_ECONNECTION;
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
 
   want_hold_ = true;
@@ -66,7 +67,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   owner_ = owner;
   mode_ = mode;
   // A zero timeout does not wait: like a try, but failing with ETIMEDOUT.
-  no_wait_ = mode == Mode::kTry || timeout_ms == 0;
+  no_wait_ = no_wait;
   announced_waiting_ = false;
   create_attempts_ = 0;
   uint64_t seq = ++request_seq_;
@@ -239,6 +240,11 @@ void Contender::Resync() {
 void Contender::ResyncWhenConnected() {
   // A request failed with a connection loss: its effect is unknown. Look
   // again once ZooKeeper is connected (requests sent now would only fail).
+  if (no_wait_ && want_hold_ && !held_) {
+    // A try (or zero timeout) does not wait for a reconnect; its node, if
+    // the create got through, is cleaned up after the reconnect.
+    Fail(ZKL_ECONNECTION);
+  }
   if (client_->zk_connected()) {
     Resync();
   } else {
