@@ -43,6 +43,8 @@ const std::vector<bench::Row> &Rows() {
        bench::RowPairedSync},
       {"paired_pipelined", "raw pipelined and zkl async many locks in alternating blocks",
        bench::RowPairedPipelined},
+      {"paired_handoff", "handoff to a settled waiter: raw watch vs zkl, alternately",
+       bench::RowPairedHandoff},
       {"herd", "--waiters waiters on one lock: notifications per release, handoffs",
        bench::RowHerd},
       {"distinct_locks", "one client holding --locks distinct locks", bench::RowDistinctLocks},

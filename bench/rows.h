@@ -71,6 +71,7 @@ void RowElectionContended(const Options &o);
 void RowRwContended(const Options &o);
 void RowPairedSync(const Options &o);       // ABAB blocks: zkl loops vs raw sync
 void RowPairedPipelined(const Options &o);  // ABAB blocks: async many locks vs raw pipelined
+void RowPairedHandoff(const Options &o);    // alternating: raw vs zkl handoff to a settled waiter
 
 // scale_rows.cc
 void RowHerd(const Options &o);

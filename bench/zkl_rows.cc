@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -356,8 +358,9 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
         while (now_holding > prev && !max_holders.compare_exchange_weak(prev, now_holding)) {
         }
         me.wait.Add(t1 - t0);
+        // A handoff: the previous holder released while we were waiting.
         int64_t lr = last_release.load();
-        if (exclusive && lr != 0) me.handoff.Add(t1 - lr);
+        if (exclusive && lr >= t0) me.handoff.Add(t1 - lr);
         ++me.acquisitions;
         if (hold_us > 0) {
           int64_t until = NowNs() + hold_us * 1000;
@@ -753,6 +756,129 @@ void RowPairedSync(const Options &o) {
   zkl_lock_destroy(l);
   zkl_lock_destroy(l2[0]);
   zkl_lock_destroy(l2[1]);
+}
+
+void RowPairedHandoff(const Options &o) {
+  // The handoff to a settled waiter, alternately: raw (client B watches the
+  // node of client A, A deletes it: delete call to B's watcher) and zkl
+  // (client B's handle queued behind client A's hold: release call to B's
+  // ACQUIRED event). Also zkl with the waiter queued two deep (what every
+  // handoff in a long queue is: the woken waiter reads the children again).
+  Server server(o.servers);
+  RawClient ra(server.connect(), o.limit_ms, ResolveDelay(o));
+  RawClient rb(server.connect(), o.limit_ms, ResolveDelay(o));
+  std::string parent = RawParent(o);
+  EnsurePersistent(ra.zh(), parent);
+  std::string raw_node = parent + "/h-";
+  ZklClient a(server.connect(), o.limit_ms), b(server.connect(), o.limit_ms),
+      m(server.connect(), o.limit_ms);
+  std::string path = RunPath(o, "ho");
+  zkl_lock *la = NewLock(a.get(), path, ZKL_LOCK_FAIR);
+  zkl_lock *lb = NewLock(b.get(), path, ZKL_LOCK_FAIR);
+  zkl_lock *lm = NewLock(m.get(), path, ZKL_LOCK_FAIR);
+  struct Watch {
+    std::mutex mu;
+    std::condition_variable cv;
+    int64_t fired_ns = 0;
+  } w;
+  auto watcher = [](zhandle_t *, int type, int, const char *, void *ctx) {
+    if (type != ZOO_DELETED_EVENT) return;
+    auto *pw = static_cast<Watch *>(ctx);
+    int64_t now = NowNs();
+    std::lock_guard<std::mutex> lk(pw->mu);
+    pw->fired_ns = now;
+    pw->cv.notify_all();
+  };
+  int64_t settle_ms = o.extra.count("settle-ms") ? std::atoll(o.extra.at("settle-ms").c_str()) : 20;
+  auto raw_once = [&]() -> int64_t {
+    char created[512];
+    if (zoo_create(ra.zh(), raw_node.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
+                   ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created) != ZOK) {
+      Die("create failed");
+    }
+    struct Stat st;
+    {
+      std::lock_guard<std::mutex> lk(w.mu);
+      w.fired_ns = 0;
+    }
+    if (zoo_wexists(rb.zh(), created, watcher, &w, &st) != ZOK) Die("wexists failed");
+    SleepMs(settle_ms);
+    int64_t t = NowNs();
+    if (zoo_delete(ra.zh(), created, -1) != ZOK) Die("delete failed");
+    std::unique_lock<std::mutex> lk(w.mu);
+    if (!w.cv.wait_for(lk, std::chrono::milliseconds(o.limit_ms), [&] { return w.fired_ns != 0; })) {
+      Die("watch did not fire");
+    }
+    return w.fired_ns - t;
+  };
+  auto wait_acquired = [&](ZklClient &c) {
+    int err = 0;
+    if (c.WaitEvent({ZKL_EVENT_ACQUIRED, ZKL_EVENT_ACQUIRE_FAILED}, o.limit_ms, &err) !=
+        ZKL_EVENT_ACQUIRED) {
+      Die("handoff: no ACQUIRED");
+    }
+  };
+  // deep: a holds, m and b queue behind; a releases, m holds; b was queued
+  // two deep, so when m releases, b must read the children again before it
+  // knows it holds. The handoff timed is the last one (to b).
+  auto zkl_once = [&](bool deep) -> int64_t {
+    Check(zkl_lock_acquire(la, kOwner, o.limit_ms), "acquire");
+    if (deep) {
+      Check(zkl_lock_acquire_async(lm, kOwner, o.limit_ms), "acquire_async");
+      SleepMs(settle_ms);
+    }
+    Check(zkl_lock_acquire_async(lb, kOwner, o.limit_ms), "acquire_async");
+    SleepMs(settle_ms);  // b is queued and watching its predecessor
+    zkl_lock *releaser = la;
+    if (deep) {
+      Check(zkl_lock_release(la, kOwner), "release");
+      wait_acquired(m);
+      SleepMs(settle_ms);
+      releaser = lm;
+    }
+    int64_t t = NowNs();
+    Check(zkl_lock_release(releaser, kOwner), "release");
+    wait_acquired(b);
+    int64_t dt = NowNs() - t;
+    Check(zkl_lock_release(lb, kOwner), "release");
+    DrainEvents(m.get(), 0);
+    return dt;
+  };
+  for (int i = 0; i < 5; ++i) {
+    raw_once();
+    zkl_once(false);
+  }
+  Samples raw, zkl, deep;
+  std::vector<double> ratios, deep_ratios;
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int rounds = 0;
+  while ((NowNs() < deadline || rounds < 5) && rounds < 100000) {
+    int64_t r = raw_once();
+    int64_t z = zkl_once(false);
+    int64_t d = zkl_once(true);
+    raw.Add(r);
+    zkl.Add(z);
+    deep.Add(d);
+    ratios.push_back(static_cast<double>(z) / static_cast<double>(r));
+    deep_ratios.push_back(static_cast<double>(d) / static_cast<double>(r));
+    ++rounds;
+  }
+  Json j;
+  j.Str("row", "paired_handoff")
+      .Int("rounds", rounds)
+      .Int("settle_ms", settle_ms)
+      .Num("raw_handoff_p50_us", raw.PercentileUs(50))
+      .Num("raw_handoff_p99_us", raw.PercentileUs(99))
+      .Num("zkl_handoff_p50_us", zkl.PercentileUs(50))
+      .Num("zkl_handoff_p99_us", zkl.PercentileUs(99))
+      .Num("zkl_handoff_ratio", Median(ratios))
+      .Num("zkl_deep_handoff_p50_us", deep.PercentileUs(50))
+      .Num("zkl_deep_handoff_p99_us", deep.PercentileUs(99))
+      .Num("zkl_deep_handoff_ratio", Median(deep_ratios));
+  j.Print();
+  zkl_lock_destroy(la);
+  zkl_lock_destroy(lb);
+  zkl_lock_destroy(lm);
 }
 
 void RowPairedPipelined(const Options &o) {
