@@ -153,7 +153,7 @@ void RowRawSync(const Options &o) {
 
   Json j;
   j.Str("row", "raw_sync");
-  if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
+  j.Int("resolve_delay_ms", ResolveDelay(o));
   AddThroughput(j, static_cast<double>(cycles), cpu.seconds(), lat);
   AddCpu(j, cpu, static_cast<double>(cycles));
   AddRequests(j, static_cast<double>(cycles), 2.0 * static_cast<double>(cycles), srv);
@@ -194,7 +194,7 @@ void RowRawPipelined(const Options &o) {
   if (p.cycles.load() >= o.max_ops) window_s = cpu.seconds();  // stopped by count
   Json j;
   j.Str("row", "raw_pipelined").Int("inflight", o.inflight);
-  if (ResolveDelay(o) != 0) j.Int("resolve_delay_ms", ResolveDelay(o));
+  j.Int("resolve_delay_ms", ResolveDelay(o));
   AddThroughput(j, static_cast<double>(p.window_cycles.load()), window_s, p.lat);
   AddCpu(j, cpu, cycles);
   AddRequests(j, cycles, 2 * cycles, srv);
