@@ -30,9 +30,9 @@ TEST(Session, ExpiryDeliversLostAndANewSession) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   uint64_t old_session = 0;
   zkl_client_session_id(c.get(), &old_session);
-  ExpireClientSession(c.get());
   uint64_t token = 0;
   zkl_lock_fencing_token(l.get(), &token);
+  ExpireClientSession(c.get());
   auto lost = WaitForEvent(c.get(), ZKL_EVENT_LOST, 15000);
   ASSERT_TRUE(lost);
   EXPECT_EQ(zkl_event_error(lost.get()), ZKL_ESESSION);

@@ -106,7 +106,7 @@ struct Worker {
   std::streamoff read_offset = 0;
   uint64_t acquisitions = 0;
   bool holding = false;      // its history shows a hold in progress
-  int64_t holding_since = 0;
+  int64_t holding_until = 0; // planned end of that hold
 };
 
 std::vector<Worker> g_workers;
@@ -159,9 +159,11 @@ uint64_t CountAcquisitions() {
         if (line.compare(0, 8, "acquire ") == 0) ++w.acquisitions;
         if (line.compare(0, 8, "acquire ") == 0 || line.compare(0, 7, "resume ") == 0) {
           w.holding = true;
-          w.holding_since = MonotonicNs();
         } else if (line.compare(0, 4, "end ") == 0) {
           w.holding = false;
+        } else if (line.compare(0, 5, "note ") == 0 && line.find(" until ") != std::string::npos) {
+          // note W T until HOLD T_END
+          w.holding_until = std::strtoll(line.c_str() + line.rfind(' ') + 1, nullptr, 10);
         }
       }
     }
@@ -227,13 +229,20 @@ void KillAndRestart(int k, const char *what) {
   Log("  member %d back; leader now %d", k, g_ensemble->LeaderIndex());
 }
 
-// A worker for a client fault: preferably one in the middle of a hold (the
-// interesting case), else any.
-Worker &PickWorker() {
+// A worker for a client fault: preferably one in the middle of a hold that
+// lasts at least `min_left_ms` more (the interesting case), else any.
+Worker &PickWorker(int min_left_ms = 0) {
   CountAcquisitions();
   std::vector<Worker *> holding;
   for (Worker &w : g_workers) {
-    if (w.holding) holding.push_back(&w);
+    if (w.holding && w.holding_until - MonotonicNs() >= int64_t{min_left_ms} * 1000000) {
+      holding.push_back(&w);
+    }
+  }
+  if (holding.empty()) {
+    for (Worker &w : g_workers) {
+      if (w.holding) holding.push_back(&w);
+    }
   }
   if (!holding.empty() && Rand(0, 3) != 0) {
     ++g_fault_counts["client-fault-on-holder(targeted)"];
@@ -300,7 +309,7 @@ void Inject(Fault f) {
       break;
     }
     case kClientBlackhole: {
-      Worker &w = PickWorker();
+      Worker &w = PickWorker(g_opt.session_timeout * 2 / 3);
       int ms = g_opt.session_timeout + Rand(500, 2500);
       Log("fault %s: black-hole %s for %d ms", kFaultNames[f], w.id.c_str(), ms);
       w.proxy->SetBlackhole(true);
@@ -318,7 +327,7 @@ void Inject(Fault f) {
       // (Expiring the session of a client that is still connected can not
       // be noticed by any client before the server deletes its nodes; only
       // fencing protects against that — see README.md.)
-      Worker &w = PickWorker();
+      Worker &w = PickWorker(g_opt.session_timeout * 2 / 3);
       int64_t id = 0;
       std::string pw;
       if (!ReadSession(w, &id, &pw)) {

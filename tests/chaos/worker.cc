@@ -10,7 +10,7 @@
 //
 // One zkl client; a loop that picks a recipe at random, acquires it (blocking,
 // async or try; campaign or start for elections), holds it for a random
-// while (mostly --hold-ms, one in twenty --long-hold-ms, so that faults hit
+// while (mostly --hold-ms, one in 25 --long-hold-ms, so that faults hit
 // holders) and releases it. Everything it believes is appended to the history
 // file (format: README.md) with CLOCK_MONOTONIC timestamps:
 //   - a hold begins when the acquire returned / ACQUIRED was pulled;
@@ -55,7 +55,7 @@ struct Options {
   int session_timeout = 4000;
   int leases = 2;
   int hold_min = 2, hold_max = 30;
-  int long_hold_min = 300, long_hold_max = 3000;
+  int long_hold_min = 1000, long_hold_max = 6000;
   int acquire_timeout = 4000;
   std::string recipes = "fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair";
   int max_seconds = 3600;
@@ -353,11 +353,13 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
     }
   };
   check();
-  // Mostly short holds; one in twenty long enough for a fault to hit it.
-  int hold_ms = Rand(0, 19) == 0 ? Rand(g_opt.long_hold_min, g_opt.long_hold_max)
+  // Mostly short holds; one in 25 long enough for a fault to hit it.
+  int hold_ms = Rand(0, 24) == 0 ? Rand(g_opt.long_hold_min, g_opt.long_hold_max)
                                 : Rand(g_opt.hold_min, g_opt.hold_max);
   int64_t start = MonotonicNs();
   int64_t until = start + int64_t{hold_ms} * 1000000;
+  // For the driver: who is holding until when (it aims client faults).
+  Record("note %s %" PRId64 " until %" PRIu64 " %" PRId64, g_opt.id.c_str(), start, hold, until);
   bool nested = s.recipe == Recipe::kReentrant && Rand(0, 1) == 1;
   bool inner_held = false;
   while (!op.lost && MonotonicNs() < until && !g_stop) {
@@ -377,6 +379,23 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
     if (inner_held && MonotonicNs() > start + (until - start) * 2 / 3) {
       CountRc("release-inner", zkl_lock_release(s.lock, kOwner));
       inner_held = false;
+    }
+  }
+  // Suspended when the time is up: like a careful user, wait (bounded) for
+  // the outcome — RESTORED (use it a little more) or LOST — before letting go.
+  if (!open && !op.lost && !g_stop) {
+    Count("awaited-outcome");
+    int64_t limit = MonotonicNs() + int64_t{g_opt.session_timeout + 3000} * 1000000;
+    while (!open && !op.lost && !g_stop && MonotonicNs() < limit) {
+      zkl_client_wait(g_client, 2);
+      Drain(&op);
+      check();
+    }
+    int64_t more = MonotonicNs() + 20000000;
+    while (open && !op.lost && !g_stop && MonotonicNs() < more) {
+      zkl_client_wait(g_client, 2);
+      Drain(&op);
+      check();
     }
   }
   if (open) {
