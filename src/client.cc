@@ -157,6 +157,9 @@ int Client::StartSession() {
   zh_ = zookeeper_init2(connect_.c_str(), &ZkCallbacks::Global, requested_timeout_ms_,
                         nullptr, this, 0, &ZooKeeperLog);
   if (zh_ == nullptr) return errno == EINVAL ? ZKL_EINVAL : ZKL_ECONNECTION;
+  // The C client otherwise re-resolves the host list (getaddrinfo + srand)
+  // on every I/O loop iteration; reconnects still resolve.
+  zoo_set_servers_resolution_delay(zh_, -1);
   if (!digest_.empty()) {
     zoo_add_auth(zh_, "digest", digest_.data(), static_cast<int>(digest_.size()),
                  &ZkCallbacks::IgnoreVoid, nullptr);
@@ -292,7 +295,7 @@ absl::Time Client::LostDeadline() const {
 
 void Client::AdjustHeld(int delta) {
   held_ += delta;
-  if (held_ > 0) maintenance_wakeup_.SignalAll();
+  if (held_ > 0 && HeartbeatDue() < maintenance_until_) maintenance_wakeup_.SignalAll();
 }
 
 void Client::SessionLost(int error) {
@@ -321,7 +324,11 @@ void Client::MaintenanceLoop() {
     if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
     absl::Time heartbeat = HeartbeatDue();
     next = std::min(next, heartbeat);
-    if (!renew_session_) maintenance_wakeup_.WaitWithDeadline(&mu_, next);
+    if (!renew_session_) {
+      maintenance_until_ = next;
+      maintenance_wakeup_.WaitWithDeadline(&mu_, next);
+      maintenance_until_ = absl::InfinitePast();
+    }
     if (stop_) break;
     if (renew_session_) {
       renew_session_ = false;
@@ -390,10 +397,9 @@ void Client::SetTimer(Listener *l, absl::Time when) {
     timer_of_.erase(t);
   }
   if (when == absl::InfiniteFuture()) return;
-  bool earliest = timers_.empty() || when < timers_.begin()->first;
   timers_.insert({when, id});
   timer_of_[id] = when;
-  if (earliest) maintenance_wakeup_.SignalAll();
+  if (when < maintenance_until_) maintenance_wakeup_.SignalAll();
 }
 
 absl::Time Client::HeartbeatDue() const {

@@ -154,6 +154,10 @@ class Client : public Handle {
   Mutex mu_;
   CondVar changed_;
   CondVar maintenance_wakeup_;
+  // The deadline the maintenance thread sleeps until (InfinitePast while it
+  // runs: it looks at everything before it sleeps again). Wake it only for
+  // something due earlier.
+  absl::Time maintenance_until_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   zhandle_t *zh_ ABSL_GUARDED_BY(mu_) = nullptr;
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // one per zhandle
   int state_ ABSL_GUARDED_BY(mu_) = ZKL_SESSION_CONNECTING;

@@ -443,12 +443,16 @@ void Contender::Evaluate(const struct String_vector &children) {
   }
   if (held_) return;
 
+  // Only the nodes up to our own matter to every rule (nobody behind us is
+  // in our way), so a deep queue costs one pass, not a sort of all of it.
+  std::optional<int64_t> own_seq = SequenceOf(node_);
   std::vector<QueueEntry> queue;
-  queue.reserve(static_cast<size_t>(children.count));
   for (int i = 0; i < children.count; ++i) {
     std::string_view name(children.data[i]);
     if (!rule_->Participates(name)) continue;
-    queue.push_back({*SequenceOf(name), std::string(name)});
+    int64_t seq = *SequenceOf(name);
+    if (own_seq && seq > *own_seq) continue;
+    queue.push_back({seq, name});
   }
   std::sort(queue.begin(), queue.end(), [](const QueueEntry &a, const QueueEntry &b) {
     return a.sequence < b.sequence;

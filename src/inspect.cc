@@ -51,13 +51,13 @@ class Inspector : public Listener {
       for (int i = 0; i < r.children->count; ++i) {
         std::string_view name(r.children->data[i]);
         if (!rule_->Participates(name)) continue;
-        queue.push_back({rule_->fixed_node().empty() ? *SequenceOf(name) : 0, std::string(name)});
+        queue.push_back({rule_->fixed_node().empty() ? *SequenceOf(name) : 0, name});
       }
       std::sort(queue.begin(), queue.end(),
                 [](const QueueEntry &a, const QueueEntry &b) { return a.sequence < b.sequence; });
       for (size_t i = 0; i < queue.size(); ++i) {
         Participant p;
-        p.name = queue[i].name;
+        p.name = std::string(queue[i].name);
         p.holder = Holds(queue, i);
         result_.push_back(std::move(p));
       }

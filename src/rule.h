@@ -14,9 +14,10 @@
 namespace zkl {
 
 // One participant's node in the queue under the lock path.
+// `name` points into the children list being evaluated (no copy).
 struct QueueEntry {
   int64_t sequence;
-  std::string name;
+  std::string_view name;
 };
 
 struct Decision {
