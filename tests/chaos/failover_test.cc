@@ -256,7 +256,17 @@ TEST(Failover, LeaderKillHolderKeepsOrRegainsLock) {
   History h;
   std::mutex mu;
   std::string path = NewPath("leader-kill");
-  Client hc = Connect(e.connect());
+  // The holder is connected to the leader (through a proxy whose first
+  // upstream is the leader; it moves on to the followers when that fails).
+  int leader = e.WaitForLeader();
+  ASSERT_GT(leader, 0);
+  std::vector<int> order{leader};
+  for (int k = 1; k <= 3; ++k) {
+    if (k != leader) order.push_back(k);
+  }
+  FaultProxy proxy;
+  proxy.Start(ConnectOf(e, order));
+  Client hc = Connect(proxy.connect());
   zkl_lock *hl = NewLock(hc.get(), path);
   Monitor holder("holder", hc.get(), hl, &h, &mu);
   ASSERT_EQ(zkl_lock_acquire(hl, 1, 20000), 0);
@@ -265,8 +275,7 @@ TEST(Failover, LeaderKillHolderKeepsOrRegainsLock) {
 
   auto waiter = std::make_unique<Waiter>(e.connect(), path, &h, &mu);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // queued behind
-  int leader = e.WaitForLeader();
-  ASSERT_GT(leader, 0);
+  ASSERT_EQ(e.LeaderIndex(), leader);
   e.member(leader).Kill();
   // The holder keeps its session through the election (RESTORED) or gives
   // it up (LOST); either way, within bounds.
