@@ -188,8 +188,11 @@ struct Pipeline {
 // A reference for what a release coalesced with the next acquire could do.
 class MultiCycler {
  public:
-  MultiCycler(zhandle_t *zh, std::string parent, std::string prefix)
-      : zh_(zh), parent_(std::move(parent)), prefix_(std::move(prefix)) {}
+  // read_children false: the multi alone (a client that knows it is alone
+  // from the sequence number: the previous one + 1 means no other create
+  // came between, and the delete in the same transaction kept the parent).
+  MultiCycler(zhandle_t *zh, std::string parent, std::string prefix, bool read_children = true)
+      : zh_(zh), parent_(std::move(parent)), prefix_(std::move(prefix)), read_(read_children) {}
   ~MultiCycler() { Finish(); }
 
   bool Cycle() {
@@ -202,11 +205,12 @@ class MultiCycler {
                        ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created);
     {
       std::lock_guard<std::mutex> lk(mu_);
-      pending_ = 2;
-      multi_rc_ = children_rc_ = ZSYSTEMERROR;
+      pending_ = read_ ? 2 : 1;
+      multi_rc_ = ZSYSTEMERROR;
+      children_rc_ = read_ ? ZSYSTEMERROR : ZOK;
     }
     if (zoo_amulti(zh_, n, ops, results, &MultiCycler::MultiDone, this) != ZOK) return false;
-    if (zoo_aget_children(zh_, parent_.c_str(), 0, &MultiCycler::ChildrenDone, this) != ZOK) {
+    if (read_ && zoo_aget_children(zh_, parent_.c_str(), 0, &MultiCycler::ChildrenDone, this) != ZOK) {
       Wait(1);
       return false;
     }
@@ -243,6 +247,7 @@ class MultiCycler {
 
   zhandle_t *zh_;
   std::string parent_, prefix_, prev_;
+  bool read_ = true;
   std::mutex mu_;
   std::condition_variable cv_;
   int pending_ = 0;

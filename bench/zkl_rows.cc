@@ -675,8 +675,10 @@ void RowPairedSync(const Options &o) {
   zkl_lock *l2[2] = {NewLock(c.get(), path, ZKL_LOCK_FAIR), NewLock(c.get(), path, ZKL_LOCK_FAIR)};
   int64_t n2 = 0, issued = 0, released = 0;
   MultiCycler multi(raw.zh(), parent, parent + "/x-");
+  MultiCycler multi_alone(raw.zh(), parent + "-alone", parent + "-alone/y-", false);
+  EnsurePersistent(raw.zh(), parent + "-alone");
   const char *names[] = {"raw_sync", "sync_release", "async_release", "async_release_two_handles",
-                         "raw_multi_reacquire"};
+                         "raw_multi_reacquire", "raw_multi_alone"};
   std::function<void()> cycle[] = {
       [&] {
         if (!SyncCycle(raw.zh(), raw_node)) Die("raw cycle failed");
@@ -701,8 +703,11 @@ void RowPairedSync(const Options &o) {
       [&] {
         if (!multi.Cycle()) Die("raw multi cycle failed");
       },
+      [&] {
+        if (!multi_alone.Cycle()) Die("raw multi cycle failed");
+      },
   };
-  constexpr int kVariants = 5;
+  constexpr int kVariants = 6;
   auto block_cycles = o.extra.count("block") ? std::atoll(o.extra.at("block").c_str()) : 100;
   for (int v = 0; v < kVariants; ++v) {
     for (int i = 0; i < 50; ++i) cycle[v]();
