@@ -13,7 +13,7 @@
 //
 //   zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]
 //             [--max-duration S] [--workers N] [--session-timeout MS]
-//             [--worker-bin PATH] [--keep] [--quiet]
+//             [--worker-bin PATH] [--keep]
 //
 // Runs until at least --acquisitions acquisitions were recorded, every fault
 // kind was injected and --duration seconds have passed; fails if that takes
@@ -65,7 +65,6 @@ struct Options {
   int session_timeout = 4000;
   std::string worker_bin = ZKL_CHAOS_WORKER_BIN;
   bool keep = false;
-  bool quiet = false;
 };
 
 Options g_opt;
@@ -437,7 +436,7 @@ bool CheckNoOrphans(const std::string &prefix, std::string *detail) {
   std::fprintf(stderr,
                "usage: zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]\n"
                "                 [--max-duration S] [--workers N] [--session-timeout MS]\n"
-               "                 [--worker-bin PATH] [--keep] [--quiet]\n");
+               "                 [--worker-bin PATH] [--keep]\n");
   std::exit(2);
 }
 
@@ -469,8 +468,6 @@ void ParseArgs(int argc, char **argv) {
       g_opt.worker_bin = val();
     } else if (k == "--keep") {
       g_opt.keep = true;
-    } else if (k == "--quiet") {
-      g_opt.quiet = true;
     } else {
       Usage();
     }
