@@ -2,7 +2,7 @@
 // connection cut right after a create (the create succeeds or fails on the
 // server, the client only sees a connection loss). Standalone server.
 //
-// Both are DISABLED_ until the core fix (tests/chaos/README.md, "Core bugs
+// Both are  until the core fix (tests/chaos/README.md, "Core bugs
 // found") is applied; then drop the prefix. Run them meanwhile with
 //   cut_after_create_test --gtest_also_run_disabled_tests
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ std::string NewPath(const std::string &name) {
 // when a second children reply arrives before that answer, Evaluate grants
 // the lock with czxid_ still 0: the acquire succeeds with fencing token 0
 // (on a node whose ownership was not verified yet). About 1 in 4 rounds.
-TEST(CutAfterCreate, DISABLED_FencingTokenIsNeverZero) {
+TEST(CutAfterCreate, FencingTokenIsNeverZero) {
   zkl_test::FaultProxy proxy;
   proxy.Start(Server().connect());
   Client c = Connect(proxy.connect());
@@ -84,7 +84,7 @@ TEST(CutAfterCreate, DISABLED_FencingTokenIsNeverZero) {
 // looks for its node with getChildren, which answers NONODE too — and
 // nothing else is ever sent: the acquire waits until its timeout (forever
 // with a negative timeout) on a lock nobody holds.
-TEST(CutAfterCreate, DISABLED_FirstAcquireOnNewPathCompletes) {
+TEST(CutAfterCreate, FirstAcquireOnNewPathCompletes) {
   zkl_test::FaultProxy proxy;
   proxy.Start(Server().connect());
   Client c = Connect(proxy.connect());
