@@ -292,7 +292,13 @@ void Contender::OnReply(const Reply &r) {
       if (r.rc == ZOK) {
         Evaluate(*r.children);
       } else if (r.rc == ZNONODE) {
-        if (!node_.empty()) NodeGone();  // the lock node went, and ours with it
+        if (!node_.empty()) {
+          NodeGone();  // the lock node went, and ours with it
+        } else if (create_unknown_ && !create_in_flight_) {
+          // No lock node, so the create whose reply was lost made nothing.
+          create_unknown_ = false;
+          if (want_hold_) SendCreate(); else MaybeRetire();
+        }
       } else if (IsConnectionError(r.rc)) {
         ResyncWhenConnected();
       }
@@ -442,6 +448,12 @@ void Contender::Evaluate(const struct String_vector &children) {
     return;
   }
   if (held_) return;
+  if (czxid_ == 0) {
+    // Found again by its prefix but not yet confirmed as ours (owner and
+    // czxid unread): never grant on it. The answer evaluates again.
+    Adopt(node_);
+    return;
+  }
 
   // Only the nodes up to our own matter to every rule (nobody behind us is
   // in our way), so a deep queue costs one pass, not a sort of all of it.
