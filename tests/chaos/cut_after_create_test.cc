@@ -2,9 +2,8 @@
 // connection cut right after a create (the create succeeds or fails on the
 // server, the client only sees a connection loss). Standalone server.
 //
-// Both are  until the core fix (tests/chaos/README.md, "Core bugs
-// found") is applied; then drop the prefix. Run them meanwhile with
-//   cut_after_create_test --gtest_also_run_disabled_tests
+// Both failed before the core fix of 6a74101 (tests/chaos/README.md, "Core
+// bugs found").
 #include <gtest/gtest.h>
 #include <zkl.h>
 
