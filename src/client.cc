@@ -143,7 +143,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   c->acl_.data = c->acl_entries_;
   {
     MutexLock lock(&c->mu_);
-    c->connecting_since_ = absl::Now();
+    c->connecting_since_ = MonoNow();
     int rc = c->StartSession();
     if (rc != ZKL_OK) return rc;
   }
@@ -267,7 +267,7 @@ void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
   } else if (zstate == ZOO_CONNECTING_STATE) {
     if (!connected()) return;  // no session yet, or already suspended
     SetState(ZKL_SESSION_SUSPENDED);
-    connecting_since_ = absl::Now();
+    connecting_since_ = MonoNow();
     lost_deadline_ = LostDeadline();
     maintenance_wakeup_.SignalAll();
     for (auto &l : LiveListeners()) l->OnSuspended();
@@ -288,8 +288,8 @@ absl::Time Client::LostDeadline() const {
   // timeout as margin for scheduling delays, wherever the disconnect fell
   // in the ping cycle.
   absl::Duration timeout = absl::Milliseconds(negotiated_timeout_ms_);
-  absl::Time deadline = std::max(absl::Now(), heard_since_ + timeout * 3 / 4);
-  if (lost_after_ms_ > 0) deadline = std::min(deadline, absl::Now() + absl::Milliseconds(lost_after_ms_));
+  absl::Time deadline = std::max(MonoNow(), heard_since_ + timeout * 3 / 4);
+  if (lost_after_ms_ > 0) deadline = std::min(deadline, MonoNow() + absl::Milliseconds(lost_after_ms_));
   return deadline;
 }
 
@@ -302,7 +302,7 @@ void Client::SessionLost(int error) {
   SetState(ZKL_SESSION_LOST);
   session_id_ = 0;
   lost_deadline_ = absl::InfiniteFuture();
-  connecting_since_ = absl::Now();
+  connecting_since_ = MonoNow();
   for (auto &l : LiveListeners()) l->OnSessionLost(error);
   renew_session_ = true;
   maintenance_wakeup_.SignalAll();
@@ -326,7 +326,7 @@ void Client::MaintenanceLoop() {
     next = std::min(next, heartbeat);
     if (!renew_session_) {
       maintenance_until_ = next;
-      maintenance_wakeup_.WaitWithDeadline(&mu_, next);
+      WaitUntil(maintenance_wakeup_, &mu_, next);
       maintenance_until_ = absl::InfinitePast();
     }
     if (stop_) break;
@@ -347,7 +347,7 @@ void Client::MaintenanceLoop() {
       }
       continue;
     }
-    absl::Time now = absl::Now();
+    absl::Time now = MonoNow();
     if (lost_deadline_ <= now) {
       // Disconnected too long: the server may soon expire the session, so
       // give it up now (its nodes die with it) and start a new one.
@@ -415,7 +415,7 @@ const struct ACL_vector *Client::NodeAcl() const {
 Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
   ++requests_;
   auto *req = new Request{this, l ? l->self() : std::weak_ptr<Listener>(), generation_, op, path,
-                          absl::Now()};
+                          MonoNow()};
   outstanding_.insert(req);
   return req;
 }
@@ -497,12 +497,11 @@ void Client::EnsurePath(Listener *l, int op, const std::string &path,
 
 int Client::WaitConnected(int64_t timeout_ms) {
   MutexLock lock(&mu_);
-  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
-                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  absl::Time deadline = MonoDeadline(timeout_ms);
   while (!connected()) {
     if (closed_) return ZKL_ECLOSED;
     if (state_ == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
-    if (changed_.WaitWithDeadline(&mu_, deadline) && !connected()) return ZKL_ETIMEDOUT;
+    if (WaitUntil(changed_, &mu_, deadline) && !connected()) return ZKL_ETIMEDOUT;
   }
   return ZKL_OK;
 }

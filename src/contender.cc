@@ -72,7 +72,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   create_attempts_ = 0;
   uint64_t seq = ++request_seq_;
   if (timeout_ms > 0 && !no_wait_) {
-    client_->SetTimer(this, absl::Now() + absl::Milliseconds(timeout_ms));
+    client_->SetTimer(this, MonoNow() + absl::Milliseconds(timeout_ms));
   }
   Begin();
   if (mode == Mode::kAsync) return ZKL_OK;
@@ -83,10 +83,9 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 int Contender::AwaitGranted(int64_t timeout_ms) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
-                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  absl::Time deadline = MonoDeadline(timeout_ms);
   while (want_hold_ && !held_) {
-    if (client_->changed().WaitWithDeadline(&client_->mu(), deadline) && want_hold_ && !held_) {
+    if (WaitUntil(client_->changed(), &client_->mu(), deadline) && want_hold_ && !held_) {
       return ZKL_ETIMEDOUT;
     }
   }

@@ -60,10 +60,9 @@ size_t EventQueue::size() const {
 
 bool EventQueue::Wait(int64_t timeout_ms) {
   MutexLock lock(&mu_);
-  absl::Time deadline =
-      timeout_ms < 0 ? absl::InfiniteFuture() : absl::Now() + absl::Milliseconds(timeout_ms);
+  absl::Time deadline = MonoDeadline(timeout_ms);
   while (events_.empty() && !wakeup_) {
-    if (nonempty_.WaitWithDeadline(&mu_, deadline)) break;
+    if (WaitUntil(nonempty_, &mu_, deadline)) break;
   }
   if (wakeup_) {
     wakeup_ = false;

@@ -131,18 +131,17 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
   inspector->BindSelf(inspector);
   MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;
-  absl::Time deadline = timeout_ms < 0 ? absl::InfiniteFuture()
-                                       : absl::Now() + absl::Milliseconds(timeout_ms);
+  absl::Time deadline = MonoDeadline(timeout_ms);
   // Wait for a session first: requests sent while connecting would only fail.
   while (!client.connected()) {
     if (client.closed()) return ZKL_ECLOSED;
-    if (client.changed().WaitWithDeadline(&client.mu(), deadline) && !client.connected()) {
+    if (WaitUntil(client.changed(), &client.mu(), deadline) && !client.connected()) {
       return ZKL_ETIMEDOUT;
     }
   }
   inspector->Start();
   while (!inspector->done()) {
-    if (client.changed().WaitWithDeadline(&client.mu(), deadline) && !inspector->done()) {
+    if (WaitUntil(client.changed(), &client.mu(), deadline) && !inspector->done()) {
       return ZKL_ETIMEDOUT;
     }
   }

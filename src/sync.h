@@ -9,12 +9,28 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 
+#include <chrono>
+
 #if defined(ZKL_STD_SYNC)
 #include <condition_variable>
 #include <mutex>
 #endif
 
 namespace zkl {
+
+// Time for every deadline in zkl: absl::Time values on the monotonic clock
+// (steady_clock), so a step of the wall clock can neither bring a LOST
+// forward nor hold it back. Never mix them with absl::Now().
+inline absl::Time MonoNow() {
+  return absl::FromUnixNanos(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count());
+}
+
+// A deadline `timeout_ms` from now on MonoNow's clock; < 0 is never.
+inline absl::Time MonoDeadline(int64_t timeout_ms) {
+  return timeout_ms < 0 ? absl::InfiniteFuture() : MonoNow() + absl::Milliseconds(timeout_ms);
+}
 
 #if !defined(ZKL_STD_SYNC)
 
@@ -79,5 +95,19 @@ class ABSL_SCOPED_LOCKABLE ReaderMutexLock {
 };
 
 #endif
+
+// Waits on `cv` until signalled or the monotonic `deadline` passes; true
+// when it has passed (absl's convention for WaitWithDeadline).
+template <typename Cv, typename Mu>
+bool WaitUntil(Cv &cv, Mu *mu, absl::Time deadline) {
+  if (deadline == absl::InfiniteFuture()) {
+    cv.Wait(mu);
+    return false;
+  }
+  absl::Duration left = deadline - MonoNow();
+  if (left <= absl::ZeroDuration()) return true;
+  cv.WaitWithTimeout(mu, left);
+  return MonoNow() >= deadline;
+}
 
 }  // namespace zkl

@@ -356,8 +356,10 @@ void CheckTokens(const std::string &path, const std::vector<const Segment *> &se
                  Verdict *v) {
   const Segment *prev = nullptr;
   for (const Segment *s : segs) {
-    if (!IsExclusive(s->recipe)) continue;
-    if (prev != nullptr && prev->token != kUnknownToken && s->token != kUnknownToken) {
+    // Compared with the last holder whose token is known (an unknown one
+    // in between proves nothing either way).
+    if (!IsExclusive(s->recipe) || s->token == kUnknownToken) continue;
+    if (prev != nullptr) {
       bool same_hold = prev->worker == s->worker && prev->hold == s->hold;
       bool bad = same_hold ? s->token != prev->token : s->token <= prev->token;
       if (bad) {
