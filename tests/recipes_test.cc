@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <initializer_list>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -33,6 +34,21 @@ int TotalWatches() {
   std::string out = Server().FourLetter("wchs");
   size_t at = out.find("Total watches:");
   return at == std::string::npos ? -1 : std::stoi(out.substr(at + 14));
+}
+
+// Takes the lock with the first handle, then queues each following one in
+// turn, waiting until its node is on the server so the queue order is fixed.
+void HoldAndQueue(const std::string &path, std::initializer_list<zkl_lock *> locks) {
+  size_t queued = 0;
+  for (zkl_lock *l : locks) {
+    if (queued == 0) {
+      ASSERT_EQ(zkl_lock_acquire(l, 1, 5000), 0);
+    } else {
+      ASSERT_EQ(zkl_lock_acquire_async(l, 1, 10000), 0);
+    }
+    ++queued;
+    ASSERT_TRUE(Eventually([&] { return Children(path).size() == queued; }));
+  }
 }
 
 uint64_t Token(zkl_lock *l) {
@@ -196,11 +212,7 @@ TEST(ReadWriteLock, ReaderDoesNotWaitForLaterWriter) {
   auto w1 = NewLock(c1.get(), path, ZKL_LOCK_WRITE);
   auto r = NewLock(c2.get(), path, ZKL_LOCK_READ);
   auto w2 = NewLock(c3.get(), path, ZKL_LOCK_WRITE);
-  ASSERT_EQ(zkl_lock_acquire(w1.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(r.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
-  ASSERT_EQ(zkl_lock_acquire_async(w2.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  ASSERT_NO_FATAL_FAILURE(HoldAndQueue(path, {w1.get(), r.get(), w2.get()}));
   ASSERT_EQ(zkl_lock_release(w1.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 5000)) << "reader deadlocked";
   EXPECT_EQ(zkl_lock_is_held(w2.get()), 0);
@@ -442,11 +454,7 @@ TEST(Inspect, HoldersAndWaitersInQueueOrder) {
   auto c1 = NewClient(), c2 = NewClient(), c3 = NewClient();
   std::string path = UniquePath("inspect");
   auto a = NewLock(c1.get(), path), b = NewLock(c2.get(), path), c = NewLock(c3.get(), path);
-  ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(b.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
-  ASSERT_EQ(zkl_lock_acquire_async(c.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  ASSERT_NO_FATAL_FAILURE(HoldAndQueue(path, {a.get(), b.get(), c.get()}));
   zkl_participants *p = nullptr;
   ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), ZKL_LOCK_FAIR, 5000, &p), 0);
   ASSERT_EQ(zkl_participants_count(p), 3);
@@ -481,11 +489,7 @@ TEST(Inspect, ReadWriteHoldersJudgedPerNode) {
   auto r1 = NewLock(c1.get(), path, ZKL_LOCK_READ);
   auto w = NewLock(c2.get(), path, ZKL_LOCK_WRITE);
   auto r2 = NewLock(c3.get(), path, ZKL_LOCK_READ);
-  ASSERT_EQ(zkl_lock_acquire(r1.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
-  ASSERT_EQ(zkl_lock_acquire_async(r2.get(), 1, 10000), 0);
-  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  ASSERT_NO_FATAL_FAILURE(HoldAndQueue(path, {r1.get(), w.get(), r2.get()}));
   for (int kind : {ZKL_LOCK_READ, ZKL_LOCK_WRITE}) {
     zkl_participants *p = nullptr;
     ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), kind, 5000, &p), 0);
