@@ -132,7 +132,7 @@ void RowHerd(const Options &o) {
   // its predecessor. Done when the server holds one watch per waiter.
   std::vector<ZklClient *> all = clients;
   all.push_back(&holder);
-  uint64_t req0 = SumCounter(all, ZKL_COUNTER_REQUESTS);
+  uint64_t req0 = SumCounter(all, "requests");
   ServerProbe enq_probe(server);
   enq_probe.Start();
   int64_t t0 = NowNs();
@@ -152,13 +152,13 @@ void RowHerd(const Options &o) {
   if (!queued) Die("herd: waiters not queued in time (watches: " + std::to_string(watch_count) + ")");
   SleepMs(200);  // the last getData replies land
   ServerDelta enq = enq_probe.Stop();
-  uint64_t enq_requests = SumCounter(all, ZKL_COUNTER_REQUESTS) - req0;
+  uint64_t enq_requests = SumCounter(all, "requests") - req0;
   TrimHeap();
   int64_t rss1 = RssBytes(), heap1 = HeapInUseBytes();
 
   // Drain.
-  uint64_t watch0 = SumCounter(all, ZKL_COUNTER_WATCH_EVENTS);
-  uint64_t req1 = SumCounter(all, ZKL_COUNTER_REQUESTS);
+  uint64_t watch0 = SumCounter(all, "watch_events");
+  uint64_t req1 = SumCounter(all, "requests");
   ServerProbe probe(server);
   probe.Start();
   CpuMeter cpu;
@@ -173,8 +173,8 @@ void RowHerd(const Options &o) {
     Die("herd: drain incomplete (acquired " + std::to_string(herd.acquired.load()) + ", failed " +
         std::to_string(herd.failed.load()) + ")");
   }
-  uint64_t watches = SumCounter(all, ZKL_COUNTER_WATCH_EVENTS) - watch0;
-  uint64_t requests = SumCounter(all, ZKL_COUNTER_REQUESTS) - req1;
+  uint64_t watches = SumCounter(all, "watch_events") - watch0;
+  uint64_t requests = SumCounter(all, "requests") - req1;
   WaitUntil(o.limit_ms, [&] { return herd.released.load() >= waiters; });
   ServerDelta srv = probe.Stop();
   for (ZklClient *c : clients) c->StopDispatch();
@@ -245,7 +245,7 @@ void RowDistinctLocks(const Options &o) {
   }
   ServerProbe probe(server);
   probe.Start();
-  uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
+  uint64_t req0 = c.Counter("requests");
   int64_t t0 = NowNs();
   for (zkl_lock *l : locks) Check(zkl_lock_acquire_async(l, kOwner, o.limit_ms), "acquire_async");
   if (!WaitUntil(o.limit_ms, [&] { return many.acquired.load() + many.failed.load() >= n; }) ||
@@ -254,7 +254,7 @@ void RowDistinctLocks(const Options &o) {
   }
   int64_t acquire_ns = NowNs() - t0;
   ServerDelta srv = probe.Stop();
-  uint64_t requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
+  uint64_t requests = c.Counter("requests") - req0;
   TrimHeap();
   int64_t rss1 = RssBytes(), heap1 = HeapInUseBytes();
   int threads1 = CountThreads(), fds1 = CountFds();

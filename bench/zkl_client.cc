@@ -24,10 +24,15 @@ ZklClient::~ZklClient() {
   zkl_client_destroy(c_);
 }
 
-uint64_t ZklClient::Counter(int32_t which) const {
-  uint64_t v = 0;
-  zkl_client_counter(c_, which, &v);
-  return v;
+uint64_t ZklClient::Counter(const char *name) const {
+  char *json = nullptr;
+  if (zkl_client_stats(c_, &json, nullptr) != 0) Die("zkl_client_stats failed");
+  std::string doc(json);
+  zkl_free(json);
+  std::string key = std::string("\"") + name + "\":";
+  size_t at = doc.find(key);
+  if (at == std::string::npos) Die("no counter " + std::string(name) + " in the statistics");
+  return std::stoull(doc.substr(at + key.size()));
 }
 
 void ZklClient::StartDispatch() {
@@ -103,9 +108,9 @@ std::string RunPath(const Options &o, const std::string &what) {
          std::to_string(NowNs() % 1000000007);
 }
 
-uint64_t SumCounter(const std::vector<ZklClient *> &cs, int32_t which) {
+uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name) {
   uint64_t sum = 0;
-  for (ZklClient *c : cs) sum += c->Counter(which);
+  for (ZklClient *c : cs) sum += c->Counter(name);
   return sum;
 }
 

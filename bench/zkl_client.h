@@ -20,7 +20,8 @@ class ZklClient {
   ZklClient(const ZklClient &) = delete;
   ZklClient &operator=(const ZklClient &) = delete;
   zkl_client *get() const { return c_; }
-  uint64_t Counter(int32_t which) const;
+  // A counter of the statistics document ("requests", "watch_events", ...).
+  uint64_t Counter(const char *name) const;
 
   // Runs zkl_client_dispatch on a thread of its own (poll on the event fd)
   // until StopDispatch() or destruction.
@@ -50,6 +51,6 @@ bool ExclusiveKind(int kind);
 std::string RunPath(const Options &o, const std::string &what);
 
 // Counters summed over clients.
-uint64_t SumCounter(const std::vector<ZklClient *> &cs, int32_t which);
+uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name);
 
 }  // namespace bench

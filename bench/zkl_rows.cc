@@ -96,7 +96,7 @@ LoopResult TimedLoop(const Options &o, const Server &server, ZklClient &c,
   r.cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
-  uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
+  uint64_t req0 = c.Counter("requests");
   r.lat.Reserve(static_cast<size_t>(std::min<int64_t>(o.max_ops, 2000000)));
   int64_t deadline = NowNs() + o.duration_ms * 1000000;
   r.cpu.Start();
@@ -109,7 +109,7 @@ LoopResult TimedLoop(const Options &o, const Server &server, ZklClient &c,
   if (finish) finish();
   r.cpu.Stop();
   r.srv = probe.Stop();
-  r.requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
+  r.requests = c.Counter("requests") - req0;
   return r;
 }
 
@@ -232,7 +232,7 @@ void RowUncontendedTwoHandles(const Options &o) {
 void RowElectionUncontended(const Options &o) {
   Server server(o.servers);
   std::string kind_name = KindName(o, "fair");
-  int kind = kind_name == "unfair" ? ZKL_ELECTION_UNFAIR : ZKL_ELECTION_FAIR;
+  int kind = kind_name == "unfair" ? ZKL_ELECTION_NONFAIR : ZKL_ELECTION_FAIR;
   ZklClient c(server.connect(), o.limit_ms);
   std::string path = RunPath(o, "e-" + kind_name);
   auto make = [&](zkl_client *client) {
@@ -246,8 +246,8 @@ void RowElectionUncontended(const Options &o) {
   };
   auto cycle_of = [&o](zkl_election *e) {
     return [&o, e] {
-      Check(zkl_election_campaign(e, o.limit_ms), "campaign");
-      Check(zkl_election_resign(e), "resign");
+      Check(zkl_election_acquire(e, o.limit_ms), "campaign");
+      Check(zkl_election_release(e), "resign");
     };
   };
   zkl_election *e = make(c.get());
@@ -312,8 +312,8 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
   }
   // Parents exist before the clock starts.
   if (spec.election) {
-    Check(zkl_election_campaign(cs[0].election, o.limit_ms), "campaign");
-    Check(zkl_election_resign(cs[0].election), "resign");
+    Check(zkl_election_acquire(cs[0].election, o.limit_ms), "campaign");
+    Check(zkl_election_release(cs[0].election), "resign");
   } else {
     Check(zkl_lock_acquire(cs[0].lock, kOwner, o.limit_ms), "acquire");
     Check(zkl_lock_release(cs[0].lock, kOwner), "release");
@@ -324,8 +324,8 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
   cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
-  uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
-  uint64_t watch0 = SumCounter(clients, ZKL_COUNTER_WATCH_EVENTS);
+  uint64_t req0 = SumCounter(clients, "requests");
+  uint64_t watch0 = SumCounter(clients, "watch_events");
   std::atomic<int64_t> last_release{0};
   std::atomic<int> holders{0};
   std::atomic<int> max_holders{0};
@@ -342,7 +342,7 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
         if (spec.election) {
           // campaign() is the election's blocking acquire; its return is
           // what a caller observes.
-          Check(zkl_election_campaign(me.election, o.limit_ms), "campaign");
+          Check(zkl_election_acquire(me.election, o.limit_ms), "campaign");
         } else {
           Check(zkl_lock_acquire_async(me.lock, kOwner, o.limit_ms), "acquire_async");
           int err = 0;
@@ -370,7 +370,7 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
         holders.fetch_sub(1);
         last_release.store(NowNs());
         if (spec.election) {
-          Check(zkl_election_resign(me.election), "resign");
+          Check(zkl_election_release(me.election), "resign");
         } else {
           Check(zkl_lock_release(me.lock, kOwner), "release");
         }
@@ -381,8 +381,8 @@ void RunContended(const Options &o, const ContendedSpec &spec) {
   for (auto &t : threads) t.join();
   cpu.Stop();
   ServerDelta srv = probe.Stop();
-  uint64_t requests = SumCounter(clients, ZKL_COUNTER_REQUESTS) - req0;
-  uint64_t watches = SumCounter(clients, ZKL_COUNTER_WATCH_EVENTS) - watch0;
+  uint64_t requests = SumCounter(clients, "requests") - req0;
+  uint64_t watches = SumCounter(clients, "watch_events") - watch0;
   Samples wait, handoff;
   double total = 0;
   Json j;
@@ -449,7 +449,7 @@ void RowElectionContended(const Options &o) {
   spec.row = "election_contended";
   spec.kind_name = KindName(o, "fair");
   spec.election = true;
-  int kind = spec.kind_name == "unfair" ? ZKL_ELECTION_UNFAIR : ZKL_ELECTION_FAIR;
+  int kind = spec.kind_name == "unfair" ? ZKL_ELECTION_NONFAIR : ZKL_ELECTION_FAIR;
   spec.kind_of = [kind](int) { return kind; };
   RunContended(o, spec);
 }
@@ -478,7 +478,7 @@ void RowManyLocksClients(const Options &o) {
   cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
-  uint64_t req0 = SumCounter(clients, ZKL_COUNTER_REQUESTS);
+  uint64_t req0 = SumCounter(clients, "requests");
   std::vector<Samples> lat(static_cast<size_t>(o.clients));
   std::vector<int64_t> cycles(static_cast<size_t>(o.clients), 0);
   int64_t deadline = NowNs() + o.duration_ms * 1000000;
@@ -499,7 +499,7 @@ void RowManyLocksClients(const Options &o) {
   for (auto &t : threads) t.join();
   cpu.Stop();
   ServerDelta srv = probe.Stop();
-  uint64_t requests = SumCounter(clients, ZKL_COUNTER_REQUESTS) - req0;
+  uint64_t requests = SumCounter(clients, "requests") - req0;
   Samples all;
   double total = 0;
   for (size_t i = 0; i < lat.size(); ++i) {
@@ -631,13 +631,13 @@ void RowAsyncManyLocks(const Options &o) {
   cpu.CalibrateIdle(o.idle_ms);
   ServerProbe probe(server);
   probe.Start();
-  uint64_t req0 = c.Counter(ZKL_COUNTER_REQUESTS);
+  uint64_t req0 = c.Counter("requests");
   loop.lat = Samples();
   cpu.Start();
   double window = loop.Run(o.duration_ms, o.max_ops);
   cpu.Stop();
   ServerDelta srv = probe.Stop();
-  uint64_t requests = c.Counter(ZKL_COUNTER_REQUESTS) - req0;
+  uint64_t requests = c.Counter("requests") - req0;
   double total = static_cast<double>(loop.cycles);
   Json j;
   j.Str("row", "async_many_locks").Str("kind", "fair").Int("locks", o.locks);

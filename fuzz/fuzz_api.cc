@@ -87,12 +87,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         break;
       }
-      case 15: zkl_election_start(elections[arg % 2]); break;
-      case 16: zkl_election_resign(elections[arg % 2]); break;
-      case 17: zkl_election_campaign(elections[arg % 2], arg % 3); break;
+      case 15: zkl_election_acquire_async(elections[arg % 2], -1); break;
+      case 16: zkl_election_release(elections[arg % 2]); break;
+      case 17: zkl_election_acquire(elections[arg % 2], arg % 3); break;
       case 18: zkl_election_destroy(elections[arg % 2]); break;
       case 19:
-        if (!observer) zkl_observer_new(client, paths[arg % 4], 1 + arg % 3, nullptr, nullptr, &observer);
+        if (!observer) {
+          zkl_observer_options oo;
+          zkl_observer_options_init(&oo, ZKL_OBSERVER_OPTIONS_VERSION);
+          oo.kind = 1 + arg % 3;
+          zkl_observer_new(client, paths[arg % 4], &oo, &observer);
+        }
         break;
       case 20: {
         char buf[8];

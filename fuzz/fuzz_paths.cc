@@ -28,6 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // NULL client must win over any path; a NUL-terminated copy is what C sees.
   std::string c_path(input);
   zkl_participants *p = nullptr;
-  if (zkl_inspect(nullptr, c_path.c_str(), ZKL_LOCK_FAIR, 0, &p) != ZKL_EBADHANDLE) __builtin_trap();
+  zkl_inspect_options io;
+  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+  if (zkl_inspect(nullptr, c_path.c_str(), &io, &p) != ZKL_EBADHANDLE) __builtin_trap();
   return 0;
 }

@@ -4,34 +4,53 @@
  *
  * This header is the whole public API. Conventions (read once):
  *
- *  - Handles are opaque. zkl_client, zkl_lock, zkl_election and zkl_observer
- *    are checked on every call: a NULL, destroyed or foreign handle gives
- *    ZKL_EBADHANDLE, never a crash. zkl_event and zkl_participants are plain
- *    owned objects (see their functions for who frees them).
+ *  - Handles are opaque. zkl_client, zkl_lock, zkl_multilock, zkl_election
+ *    and zkl_observer are checked on every call: a NULL, destroyed or
+ *    foreign handle gives ZKL_EBADHANDLE, never a crash. zkl_event and
+ *    zkl_participants are plain owned objects (see their functions).
  *  - Every function returns an int: 0 (ZKL_OK) or a non-negative value on
  *    success, a negative ZKL_E* code on failure. Codes are never renumbered.
  *    zkl_strerror() names them. There is no thread-local "last error".
  *  - Constants are #defines of plain ints; no enum, bitfield or struct layout
  *    crosses the ABI except the versioned options structs below. Fill an
  *    options struct with its *_options_init(&opts, ZKL_*_OPTIONS_VERSION)
- *    function (bindings that cannot see the macros pass the number 1).
- *  - Threads. The ZooKeeper C client runs its own I/O and completion threads;
- *    zkl's state machines run there. Everything a user observes is queued as
- *    an event on the client's queue. The queue's file descriptor
- *    (zkl_client_fd) is readable while events are pending (level-triggered;
- *    draining until ZKL_EAGAIN is also correct for edge-triggered hosts).
- *    User callbacks run only inside zkl_client_dispatch(), on the thread that
- *    calls it — never on a ZooKeeper thread. All functions are thread-safe;
- *    callbacks may call any zkl function, including destroy on the handle
- *    whose event is being delivered (destruction is deferred safely).
+ *    function before setting fields (bindings pass the number).
+ *  - Verbs are the same on every handle: _new, _destroy, _acquire,
+ *    _try_acquire, _acquire_async, _cancel, _release, _is_held/_is_leader,
+ *    _valid_for, _fencing_token.
+ *  - Threads. Each client owns one ZooKeeper session. By default zkl runs
+ *    one I/O thread per client (ZKL_IO_THREAD): it talks to ZooKeeper and
+ *    runs the recipe state machines. With ZKL_IO_HOST zkl starts no thread
+ *    at all: the host's loop polls zkl_client_fd() and calls
+ *    zkl_client_dispatch(), which does the I/O. Either way everything a user
+ *    observes is queued as an event, and user callbacks (event and log
+ *    callbacks) run only inside zkl_client_dispatch(), on the thread that
+ *    calls it — never on zkl's thread. All functions are thread-safe;
+ *    callbacks may call any zkl function except zkl_client_close, including
+ *    destroy on the handle whose event is being delivered (destruction is
+ *    deferred safely).
  *  - Owners. Lock calls take a caller-chosen 64-bit owner token (not an OS
  *    thread id), so an async runtime may release from another thread than
  *    the one that acquired. A handle is held by at most one owner at a time;
- *    use one handle per concurrent contender (handles are cheap).
- *  - Timeouts are in milliseconds: < 0 waits forever, 0 does not wait (an
- *    acquire with timeout 0 behaves like a try but fails with ZKL_ETIMEDOUT).
+ *    use one handle per concurrent contender (handles are cheap). Bindings
+ *    use ZKL_DEFAULT_OWNER when the caller names none: the handle itself is
+ *    then the owner, whichever thread or task calls.
+ *  - Timeouts are in milliseconds: < 0 waits forever, 0 tries once without
+ *    waiting (an acquire with timeout 0 behaves like a try but fails with
+ *    ZKL_ETIMEDOUT), > 0 waits at most that long.
+ *  - Truth. "Is it held" answers (zkl_lock_is_held, zkl_election_is_leader,
+ *    *_valid_for) are computed at the moment of the call from the monotonic
+ *    clock and the last moment the server provably heard from this client:
+ *    yes only while the server cannot yet have expired the session. A
+ *    process frozen past its session timeout (GC pause, SIGSTOP, VM
+ *    migration) answers no on its first call after it wakes, before any
+ *    event. The fencing token remains the real defence: pass it to the
+ *    resource, and let the resource reject tokens older than the newest it
+ *    has seen.
  *  - Paths are absolute ZooKeeper paths ("/a/b"), without trailing slash,
  *    empty or "." / ".." segments, NUL bytes or control characters.
+ *  - Secrets (passwords, key passphrases) are copied, never logged, never
+ *    put in error messages, and wiped from zkl's memory when no longer used.
  */
 #ifndef ZKL_H
 #define ZKL_H
@@ -53,12 +72,17 @@ extern "C" {
 /* Version                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The one source of the version: CMake, the SONAME, the CLI and every
+ * package read it from here (scripts/version checks that they agree). */
 #define ZKL_VERSION_MAJOR 0
-#define ZKL_VERSION_MINOR 1
+#define ZKL_VERSION_MINOR 2
 #define ZKL_VERSION_PATCH 0
+/* The ABI version (the SONAME is libzkl.so.ZKL_SOVERSION). Bumped only on
+ * an incompatible ABI change; additions keep it. */
+#define ZKL_SOVERSION 1
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH. */
 ZKL_API int zkl_version(void);
-/* The same as a static string such as "0.1.0". */
+/* The same as a static string such as "0.2.0". */
 ZKL_API const char *zkl_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -72,14 +96,15 @@ ZKL_API const char *zkl_version_string(void);
 #define ZKL_ETIMEDOUT -4     /* the wait ran out                             */
 #define ZKL_EAGAIN -5        /* not now: lock taken (try), no event pending  */
 #define ZKL_ECANCELED -6     /* the acquire was cancelled                    */
-#define ZKL_ENOTHELD -7      /* release of a lock that is not held           */
+#define ZKL_ENOTHELD -7      /* not held (release, token, valid_for)         */
 #define ZKL_ENOTOWNER -8     /* release by an owner that does not hold it    */
-#define ZKL_EBUSY -9         /* handle busy: acquire pending or other owner  */
+#define ZKL_EBUSY -9         /* handle busy: acquire pending, other owner,
+                                or a lock that belongs to a multi-lock       */
 #define ZKL_EDEADLK -10      /* re-acquire of a non-reentrant lock           */
 #define ZKL_ECLOSED -11      /* the client is closed                         */
 #define ZKL_ECONNECTION -12  /* no connection to ZooKeeper right now         */
 #define ZKL_ESESSION -13     /* the session was lost (expired or abandoned)  */
-#define ZKL_ELOST -14        /* the lock was lost while held                 */
+#define ZKL_ELOST -14        /* the lock was lost while held (node gone)     */
 #define ZKL_EMISMATCH -15    /* participants disagree (e.g. lease count)     */
 #define ZKL_EAUTH -16        /* authentication failed or not allowed (ACL)   */
 #define ZKL_ETOOBIG -17      /* data larger than 1 MiB                       */
@@ -89,30 +114,60 @@ ZKL_API const char *zkl_version_string(void);
 #define ZKL_ENOTFOUND -21    /* nothing there (no leader, no such node)      */
 #define ZKL_EINTERNAL -22    /* a bug in zkl; please report                  */
 #define ZKL_ERANGE -23       /* index or buffer size out of range            */
+#define ZKL_ENOTSUP -24      /* not supported (by this build, by the server,
+                                or this combination of options)             */
+#define ZKL_EMAXHOLD -25     /* the maximum hold time passed: zkl released
+                                the lock itself (LOST carries this)          */
+#define ZKL_EREVOKED -26     /* released on a revocation request (LOST
+                                carries this when on_revoke is RELEASE)      */
+#define ZKL_ETLS -27         /* TLS handshake failed (e.g. the server does
+                                not speak TLS on that port)                  */
+#define ZKL_ECERT -28        /* server certificate not trusted (unknown CA,
+                                expired, bad chain) or unreadable TLS files */
+#define ZKL_EHOSTNAME -29    /* server certificate does not name the host   */
+#define ZKL_ECLIENTCERT -30  /* the server requires a client certificate, or
+                                rejected the one given                      */
+#define ZKL_EPROTOCOL -31    /* the server broke off the session handshake
+                                (e.g. a plaintext client on a TLS port)      */
 
 /* A static, human-readable description of an error code. Never NULL. */
 ZKL_API const char *zkl_strerror(int err);
+
+/* Frees memory zkl returned to the caller (zkl_*_stats). NULL is accepted. */
+ZKL_API void zkl_free(void *p);
 
 /* ------------------------------------------------------------------------ */
 /* Events                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Event types (zkl_event_type). */
+/* Event types (zkl_event_type). Locks, multi-locks and elections share one
+ * vocabulary; elections say ELECTED / NOT_ELECTED where locks say ACQUIRED.
+ * Every event carries its handle, owner, error and fencing token. */
 #define ZKL_EVENT_SESSION 1        /* client session state changed          */
 #define ZKL_EVENT_ACQUIRED 2       /* async acquire succeeded               */
 #define ZKL_EVENT_ACQUIRE_FAILED 3 /* async acquire failed: see error       */
-#define ZKL_EVENT_SUSPENDED 4      /* held lock MAY be lost (disconnected)  */
-#define ZKL_EVENT_RESTORED 5       /* reconnected in time: held again       */
-#define ZKL_EVENT_LOST 6           /* held lock is lost: stop using it      */
-#define ZKL_EVENT_RELEASED 7       /* zkl_lock_release_async finished: the
-                                      node is deleted (or died with a lost
-                                      session); one per async last release */
-#define ZKL_EVENT_ELECTED 8        /* this participant became leader (again
-                                      after a SUSPENDED: elections get
-                                      SUSPENDED too, and ELECTED instead of
-                                      RESTORED when the session survives)    */
+#define ZKL_EVENT_SUSPENDED 4      /* a hold MAY be lost: disconnected, or
+                                      not heard from the server for as long
+                                      as is safe; stop using it until
+                                      RESTORED                              */
+#define ZKL_EVENT_RESTORED 5       /* heard from the same session in time:
+                                      held again (locks and elections)      */
+#define ZKL_EVENT_LOST 6           /* the hold is lost: stop using it. error:
+                                      ZKL_ESESSION, ZKL_ELOST, ZKL_EAUTH,
+                                      ZKL_EMAXHOLD, ZKL_EREVOKED, ZKL_ECLOSED */
+#define ZKL_EVENT_RELEASED 7       /* an async release finished: the node is
+                                      deleted (or died with its session)    */
+#define ZKL_EVENT_ELECTED 8        /* this participant became leader        */
 #define ZKL_EVENT_NOT_ELECTED 9    /* joined; another participant leads     */
-#define ZKL_EVENT_LEADER_CHANGED 10 /* observer: leader is now event data   */
+#define ZKL_EVENT_LEADER_CHANGED 10 /* observer: a leader is known; data is
+                                      its id, fencing token its term        */
+#define ZKL_EVENT_NO_LEADER 11     /* observer: no participant leads now    */
+#define ZKL_EVENT_REVOKE_REQUESTED 12 /* someone asked this holder to let go
+                                      (zkl_revoke, Curator's Revoker)       */
+#define ZKL_EVENT_STATS 13         /* client: statistics JSON is event data
+                                      (stats_interval_ms)                   */
+#define ZKL_EVENT_LOG 14           /* a log line (pull form only: dispatch
+                                      hands log lines to log_cb instead)    */
 
 /* Session states (zkl_client_state, zkl_event_session_state). */
 #define ZKL_SESSION_CONNECTING 1   /* no session yet                         */
@@ -123,10 +178,20 @@ ZKL_API const char *zkl_strerror(int err);
                                       client-side deadline; a new session is
                                       being established                      */
 #define ZKL_SESSION_CLOSED 6       /* zkl_client_close/destroy was called    */
-#define ZKL_SESSION_AUTH_FAILED 7  /* the server rejected the credentials    */
+#define ZKL_SESSION_AUTH_FAILED 7  /* the server rejected the credentials
+                                      (the event's error says why: ZKL_EAUTH,
+                                      or a TLS error such as ZKL_ECERT)     */
+
+/* Log levels (zkl_client_options.log_level, log callback). */
+#define ZKL_LOG_OFF 0
+#define ZKL_LOG_ERROR 1
+#define ZKL_LOG_WARN 2
+#define ZKL_LOG_INFO 3
+#define ZKL_LOG_DEBUG 4
 
 typedef struct zkl_client zkl_client;
 typedef struct zkl_lock zkl_lock;
+typedef struct zkl_multilock zkl_multilock;
 typedef struct zkl_election zkl_election;
 typedef struct zkl_observer zkl_observer;
 typedef struct zkl_event zkl_event;
@@ -138,27 +203,43 @@ typedef struct zkl_participants zkl_participants;
  */
 typedef void (*zkl_event_cb)(const zkl_event *ev, void *user_data);
 
+/*
+ * Log callback: one line of zkl or of its ZooKeeper client, with its level
+ * (ZKL_LOG_*) and component ("zkl", "zookeeper", "tls", "sasl"). Runs only
+ * inside zkl_client_dispatch(), like event callbacks. Lines never carry
+ * secrets. Undelivered lines are bounded (the oldest are dropped and a
+ * line says how many).
+ */
+typedef void (*zkl_log_cb)(int level, const char *component, const char *message,
+                           void *user_data);
+
 /* Getters. Each returns 0 or a value >= 0, or ZKL_EINVAL for a NULL event
  * or NULL out-pointer. */
 ZKL_API int zkl_event_type(const zkl_event *ev);
-/* The error carried by ACQUIRE_FAILED, LOST, RELEASED: 0 or a ZKL_E* code
- * (so ZKL_EINVAL is ambiguous only for a NULL event). */
+/* The error carried by ACQUIRE_FAILED, LOST, RELEASED, SESSION
+ * (AUTH_FAILED): 0 or a ZKL_E* code (ZKL_EINVAL only for a NULL event). */
 ZKL_API int zkl_event_error(const zkl_event *ev);
 /* ZKL_SESSION_* for SESSION events (also set on the others: the state then). */
 ZKL_API int zkl_event_session_state(const zkl_event *ev);
-/* The lock the event is about, or NULL (session events, elections). */
+/* The handle the event is about, or NULL when it is about another kind. */
 ZKL_API int zkl_event_lock(const zkl_event *ev, zkl_lock **out);
+ZKL_API int zkl_event_multilock(const zkl_event *ev, zkl_multilock **out);
 ZKL_API int zkl_event_election(const zkl_event *ev, zkl_election **out);
 ZKL_API int zkl_event_observer(const zkl_event *ev, zkl_observer **out);
 /* The user_data given in the handle's options (or the client's). */
 ZKL_API int zkl_event_user_data(const zkl_event *ev, void **out);
 /* Owner token of the acquire this event answers (0 when not applicable). */
 ZKL_API int zkl_event_owner(const zkl_event *ev, uint64_t *out);
-/* Fencing token of the acquisition (ACQUIRED, ELECTED; 0 otherwise). */
+/* Fencing token of the acquisition (ACQUIRED, ELECTED, RESTORED, SUSPENDED,
+ * LOST, REVOKE_REQUESTED: the hold's token; LEADER_CHANGED: the leader's
+ * term; 0 otherwise). */
 ZKL_API int zkl_event_fencing_token(const zkl_event *ev, uint64_t *out);
-/* Event data (LEADER_CHANGED: the leader's id; empty when no leader). The
- * pointer is valid as long as the event. Not NUL-terminated in general. */
+/* Event data: LEADER_CHANGED the leader's id, STATS the JSON document, LOG
+ * the message; empty otherwise. The pointer is valid as long as the event.
+ * Not NUL-terminated in general (STATS and LOG are). */
 ZKL_API int zkl_event_data(const zkl_event *ev, const char **data, size_t *len);
+/* LOG events (pull form): the level and component. */
+ZKL_API int zkl_event_log(const zkl_event *ev, int *level, const char **component);
 /* Frees an event obtained from zkl_client_next_event. NULL is accepted. */
 ZKL_API void zkl_event_free(zkl_event *ev);
 
@@ -168,11 +249,16 @@ ZKL_API void zkl_event_free(zkl_event *ev);
 
 #define ZKL_CLIENT_OPTIONS_VERSION 1
 
-/* Node ACLs. */
+/* Who runs the I/O (zkl_client_options.io). */
+#define ZKL_IO_THREAD 0  /* one zkl I/O thread per client (default)        */
+#define ZKL_IO_HOST 1    /* no thread: zkl_client_dispatch does the I/O    */
+
+/* Node ACLs (zkl_client_options.acl). */
 #define ZKL_ACL_OPEN 0         /* world:anyone:all (ZooKeeper's default)     */
-#define ZKL_ACL_CREATOR 1      /* creator (digest auth) all, world read:
-                                  other clients can see but not delete a
-                                  holder's node. Requires digest_auth.      */
+#define ZKL_ACL_CREATOR 1      /* the creating identity (digest or SASL) may
+                                  do everything, the world may read: other
+                                  clients can see but not delete a holder's
+                                  node. Requires digest_auth or SASL.       */
 
 typedef struct zkl_client_options {
   uint32_t version;           /* ZKL_CLIENT_OPTIONS_VERSION                 */
@@ -180,18 +266,53 @@ typedef struct zkl_client_options {
   const char *chroot;         /* optional, e.g. "/apps/x" (NULL = none); it
                                  must exist (else acquires: ZKL_ENOTFOUND)  */
   int32_t session_timeout_ms; /* requested; the server may adjust (10000)   */
-  int32_t lost_after_ms;      /* client-side deadline. By default a
-                                 SUSPENDED session is declared LOST 3/4 of
-                                 the negotiated session timeout after the
-                                 server last provably heard from the client
-                                 (heartbeats keep that proof fresh while a
-                                 lock is held), before the server can expire
-                                 it. A value > 0 declares it LOST sooner:
-                                 at most this long after the disconnect.   */
-  const char *digest_auth;    /* optional "user:password" (never logged)    */
+  int32_t connect_timeout_ms; /* bound of one connection attempt, TLS
+                                 handshake included (default: the session
+                                 timeout / 3)                               */
+  int32_t lost_after_ms;      /* The safety bound. A hold is "provably
+                                 valid" while the server heard from this
+                                 client less than 3/4 of the negotiated
+                                 session timeout ago (heartbeats keep that
+                                 fresh while something is held); past it a
+                                 disconnected session is given up (LOST)
+                                 before the server can expire it. A value
+                                 > 0 shortens the bound to this many ms.   */
+  int32_t io;                 /* ZKL_IO_THREAD or ZKL_IO_HOST               */
   int32_t acl;                /* ZKL_ACL_* for created nodes (OPEN)         */
-  zkl_event_cb session_cb;    /* optional: SESSION events in dispatch       */
-  void *session_user_data;
+  const char *digest_auth;    /* optional "user:password" (a secret)        */
+
+  /* TLS (all optional; tls_ca_file turns TLS on). Files are PEM. */
+  const char *tls_ca_file;    /* CA bundle the server's chain must end in  */
+  const char *tls_cert_file;  /* client certificate (chain), for mTLS       */
+  const char *tls_key_file;   /* its private key                            */
+  const char *tls_key_password; /* passphrase of an encrypted key (secret)  */
+  int32_t tls_insecure_skip_hostname_check; /* 1: accept a certificate for
+                                 any host name (the chain is still checked).
+                                 Dangerous; default 0                       */
+
+  /* SASL (optional; sasl_mechanism turns it on). */
+  const char *sasl_mechanism; /* "DIGEST-MD5" or "GSSAPI"                   */
+  const char *sasl_user;      /* DIGEST-MD5 user; GSSAPI client principal   */
+  const char *sasl_password;  /* DIGEST-MD5 password (a secret)             */
+  const char *sasl_keytab;    /* GSSAPI: client keytab file (optional)      */
+  const char *sasl_ccache;    /* GSSAPI: credential cache (optional;
+                                 default: the environment's)                */
+  const char *sasl_service;   /* service name (default "zookeeper")         */
+  const char *sasl_host;      /* the server's host name in its principal
+                                 (default "zk-sasl-md5" for DIGEST-MD5 as
+                                 the Java client; for GSSAPI the host of
+                                 the server connected to)                   */
+
+  /* Callbacks and operations. */
+  zkl_event_cb cb;            /* optional: SESSION and STATS events         */
+  void *user_data;
+  zkl_log_cb log_cb;          /* optional: log lines (see zkl_log_cb)       */
+  void *log_user_data;
+  int32_t log_level;          /* ZKL_LOG_*: lines up to this level. Default
+                                 WARN with a log_cb; without one, nothing is
+                                 printed unless a level is set (then to
+                                 stderr, from the thread that logs)         */
+  int32_t stats_interval_ms;  /* > 0: a STATS event this often (0: never)   */
 } zkl_client_options;
 
 /* Fills defaults. ZKL_EVERSION if `version` is newer than this library. */
@@ -200,29 +321,33 @@ ZKL_API int zkl_client_options_init(zkl_client_options *opts, uint32_t version);
 /*
  * Creates a client and starts connecting in the background (it does not
  * block). Use zkl_client_wait_connected() to block until the session is up.
- * The options are copied. *out is set on success.
+ * The options are copied. *out is set on success. ZKL_ENOTSUP for TLS or
+ * SASL options this build or combination cannot do; ZKL_ECERT when a TLS
+ * file cannot be read.
  */
 ZKL_API int zkl_client_new(const zkl_client_options *opts, zkl_client **out);
 
 /*
- * Closes the session (its ephemeral nodes go with it) and ends pending
- * acquires with ZKL_ECLOSED; the handle stays valid until destroyed, and
- * further calls on its locks return ZKL_ECLOSED. Idempotent. Blocks for at
- * most one round trip. Must not be called from a callback (use destroy).
+ * Closes the session (its ephemeral nodes go with it), ends pending
+ * acquires with ZKL_ECLOSED and delivers LOST (error ZKL_ECLOSED) for every
+ * hold; the handle stays valid until destroyed, and further calls on its
+ * locks return ZKL_ECLOSED. Idempotent. Blocks for at most one round trip
+ * (bounded by the connect timeout). Must not be called from a callback.
  */
 ZKL_API int zkl_client_close(zkl_client *c);
 
 /*
  * Closes the session (deleting this client's nodes), cancels pending
- * acquires, and frees the client. Its lock/election/observer handles stay
- * valid but answer ZKL_ECLOSED; destroy them too. Pending events are
- * discarded.
+ * acquires, and frees the client. Its other handles stay valid but answer
+ * ZKL_ECLOSED; destroy them too. Pending events are discarded.
  * May be called from a callback; then the client is freed after the
  * callback returns. Returns ZKL_EBADHANDLE when called twice.
  */
 ZKL_API int zkl_client_destroy(zkl_client *c);
 
-/* Blocks until the session is connected (0), or ZKL_ETIMEDOUT, ZKL_EAUTH. */
+/* Blocks until the session is connected (0), or ZKL_ETIMEDOUT, ZKL_EAUTH,
+ * a TLS error (ZKL_ETLS, ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT) or
+ * ZKL_EPROTOCOL when the last attempt failed for that reason. */
 ZKL_API int zkl_client_wait_connected(zkl_client *c, int64_t timeout_ms);
 
 /* Current ZKL_SESSION_* state (>= 1). */
@@ -239,41 +364,54 @@ ZKL_API int zkl_client_session_password(zkl_client *c, void *buf, size_t len);
 /* Negotiated session timeout in ms (>= 0; 0 while not connected). */
 ZKL_API int zkl_client_session_timeout(zkl_client *c);
 
-/* The event fd (>= 0). Stable for the client's life; owned by zkl (do not
- * close). Readable while events are pending. Non-blocking. */
+/*
+ * The file descriptor to poll for readability (>= 0). Stable for the
+ * client's life; owned by zkl (do not close or read it). Level-triggered:
+ * readable while zkl_client_dispatch() has work (draining until dispatch
+ * returns 0 is also correct for edge-triggered hosts).
+ *  - ZKL_IO_THREAD: readable while events are pending.
+ *  - ZKL_IO_HOST: an epoll fd covering the ZooKeeper socket, zkl's timer,
+ *    a wakeup fd and the event queue. The host must call dispatch when it
+ *    is readable; if it stops, nothing talks to ZooKeeper: pings stop, the
+ *    session expires after the session timeout, and *_is_held/_valid_for
+ *    say no once the safety bound has passed.
+ */
 ZKL_API int zkl_client_fd(zkl_client *c);
 
 /*
- * Delivers up to `max_events` pending events (< 1: all that are pending at
- * entry) to their handles' callbacks on the calling thread. Events of
- * handles without a callback are discarded. Returns the number delivered.
- * Never blocks.
+ * Does the pending work on the calling thread: with ZKL_IO_HOST first the
+ * I/O and timers, then delivers up to `max_events` pending events (< 1: all
+ * that are pending at entry) to their callbacks, and log lines to log_cb.
+ * Events of handles without a callback are discarded. Returns the number
+ * of events delivered. Never blocks.
  */
 ZKL_API int zkl_client_dispatch(zkl_client *c, int max_events);
 
 /*
  * Pull form: takes the next pending event (the caller frees it with
- * zkl_event_free), or ZKL_EAGAIN when none is pending. Callbacks are not
- * invoked. Use either this or zkl_client_dispatch on a client, not both.
+ * zkl_event_free), or ZKL_EAGAIN when none is pending. With ZKL_IO_HOST it
+ * does the pending I/O first. Callbacks are not invoked (log lines come as
+ * ZKL_EVENT_LOG events). Use either this or zkl_client_dispatch on a
+ * client, not both.
  */
 ZKL_API int zkl_client_next_event(zkl_client *c, zkl_event **out);
 
 /*
  * Blocks until an event is pending (returns 1), the timeout passes or
  * zkl_client_wakeup() is called (returns 0). Does not consume events.
+ * With ZKL_IO_HOST it does the I/O while it waits.
  */
 ZKL_API int zkl_client_wait(zkl_client *c, int64_t timeout_ms);
 
 /* Makes one zkl_client_wait() (current or next) return 0. Thread-safe. */
 ZKL_API int zkl_client_wakeup(zkl_client *c);
 
-/* Counters, for tests and benchmarks (monotonic since zkl_client_new). */
-#define ZKL_COUNTER_REQUESTS 1     /* ZooKeeper requests sent               */
-#define ZKL_COUNTER_WATCH_EVENTS 2 /* node/child watch notifications seen   */
-#define ZKL_COUNTER_EVENTS 3       /* user events queued                    */
-#define ZKL_COUNTER_SESSIONS 4     /* sessions established (1 + re-creates) */
-#define ZKL_COUNTER_HEARTBEATS 5   /* heartbeat requests (while locks held) */
-ZKL_API int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out);
+/*
+ * Statistics of the client and of each of its handles as one JSON document
+ * (schema in docs/STATISTICS.md; its "schema" field is versioned). *json is
+ * NUL-terminated; free it with zkl_free. *len may be NULL.
+ */
+ZKL_API int zkl_client_stats(zkl_client *c, char **json, size_t *len);
 
 /* ------------------------------------------------------------------------ */
 /* Locks: fair, reentrant, non-fair, read/write, semaphore                  */
@@ -288,7 +426,16 @@ ZKL_API int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out);
 #define ZKL_LOCK_READ 4      /* shared side of a read/write lock (Curator
                                 InterProcessReadWriteLock __READ__ nodes)  */
 #define ZKL_LOCK_WRITE 5     /* exclusive side (__WRIT__ nodes)           */
-#define ZKL_LOCK_SEMAPHORE 6 /* one of max_leases leases                   */
+#define ZKL_LOCK_SEMAPHORE 6 /* `leases` of max_leases leases, FIFO        */
+
+/* What a holder does on a revocation request (on_revoke). */
+#define ZKL_REVOKE_IGNORE 0  /* not watched (no extra request per hold)    */
+#define ZKL_REVOKE_NOTIFY 1  /* REVOKE_REQUESTED event; the holder decides */
+#define ZKL_REVOKE_RELEASE 2 /* the event, then zkl releases by itself and
+                                delivers LOST with ZKL_EREVOKED            */
+
+/* The owner bindings use when the caller names none. */
+#define ZKL_DEFAULT_OWNER 1
 
 #define ZKL_LOCK_OPTIONS_VERSION 1
 
@@ -296,6 +443,12 @@ typedef struct zkl_lock_options {
   uint32_t version;    /* ZKL_LOCK_OPTIONS_VERSION                          */
   int32_t kind;        /* ZKL_LOCK_* (FAIR)                                 */
   int32_t max_leases;  /* SEMAPHORE: N >= 1; all participants must agree    */
+  int32_t leases;      /* SEMAPHORE: leases taken per acquisition, all or
+                          none (1..max_leases; default 1). One node: its one
+                          fencing token covers them all                    */
+  int64_t max_hold_ms; /* > 0: a hold ends after this long: zkl releases it
+                          and delivers LOST with ZKL_EMAXHOLD (0: no limit) */
+  int32_t on_revoke;   /* ZKL_REVOKE_* (IGNORE)                             */
   const void *data;    /* optional node data, e.g. a holder id (<= 1 MiB)   */
   size_t data_len;
   zkl_event_cb cb;     /* optional: this lock's events in dispatch          */
@@ -310,7 +463,8 @@ ZKL_API int zkl_lock_new(zkl_client *c, const char *path,
 
 /*
  * Releases (if held) or cancels (if acquiring) and frees the handle. The
- * node is deleted in the background. Safe inside a callback.
+ * node is deleted in the background. Safe inside a callback. ZKL_EBUSY for
+ * a member of a multi-lock (destroy the multi-lock).
  */
 ZKL_API int zkl_lock_destroy(zkl_lock *l);
 
@@ -332,7 +486,7 @@ ZKL_API int zkl_lock_try_acquire(zkl_lock *l, uint64_t owner);
 /*
  * Starts an acquire and returns at once (0). The result arrives as one
  * ACQUIRED or ACQUIRE_FAILED event (error ZKL_ETIMEDOUT / ZKL_ECANCELED /
- * ZKL_ESESSION / ...). Waiting survives reconnects and session loss (the
+ * ZKL_ECLOSED / ...). Waiting survives reconnects and session loss (the
  * acquire restarts in the new session while time remains).
  */
 ZKL_API int zkl_lock_acquire_async(zkl_lock *l, uint64_t owner,
@@ -344,35 +498,105 @@ ZKL_API int zkl_lock_cancel(zkl_lock *l);
 /*
  * Releases one hold by `owner`. The last hold deletes the node and returns
  * after the server confirmed it (one round trip). ZKL_ENOTHELD if not held
- * (also a second release), ZKL_ENOTOWNER for another owner.
+ * (also a second release), ZKL_ENOTOWNER for another owner; ZKL_ELOST once
+ * (for the owner) after a loss that was not yet acknowledged by a release.
  */
 ZKL_API int zkl_lock_release(zkl_lock *l, uint64_t owner);
 
 /*
  * Like zkl_lock_release, but returns at once: the delete is sent, and a
- * following acquire on the same client is ordered after it by ZooKeeper.
- * A RELEASED event reports the outcome.
+ * following acquire on the same handle goes out with it in one request
+ * (never ahead of it). A RELEASED event reports the outcome.
  */
 ZKL_API int zkl_lock_release_async(zkl_lock *l, uint64_t owner);
 
-/* 1 if held and the session is known to be good, else 0 (never "yes" while
- * suspended or after loss). */
+/* 1 if held and provably valid at this instant (see "Truth" above), else
+ * 0. Equivalent to zkl_lock_valid_for() > 0. */
 ZKL_API int zkl_lock_is_held(zkl_lock *l);
 
+/*
+ * The lease deadline: *ms = how long from now (milliseconds, rounded down)
+ * the hold stays provably valid even if the server is never heard from
+ * again — the server cannot have expired the session and handed the lock
+ * to someone else before then. 0 and *ms > 0 while held; ZKL_ENOTHELD with
+ * *ms = 0 when not held, suspended, or past the bound. The pattern before a
+ * write: check the deadline (or hand it to the work as its own deadline),
+ * pass the fencing token to the resource, let the resource reject tokens
+ * older than the newest it has seen.
+ */
+ZKL_API int zkl_lock_valid_for(zkl_lock *l, int64_t *ms);
+
 /* Fencing token of the current hold: strictly increasing across successive
- * holders of the path (the node's czxid). ZKL_ENOTHELD if not held. */
+ * holders of the path (the node's czxid), also across deletion and
+ * re-creation of the lock's parent. ZKL_ENOTHELD if not held. */
 ZKL_API int zkl_lock_fencing_token(zkl_lock *l, uint64_t *out);
 
 /* Current hold count (0 when not held). */
 ZKL_API int zkl_lock_hold_count(zkl_lock *l);
 
+/* Statistics of this handle as JSON (the client's document's entry for it);
+ * free with zkl_free. */
+ZKL_API int zkl_lock_stats(zkl_lock *l, char **json, size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Multi-lock: several locks, all or none                                   */
+/* ------------------------------------------------------------------------ */
+
+#define ZKL_MULTILOCK_OPTIONS_VERSION 1
+
+typedef struct zkl_multilock_options {
+  uint32_t version;    /* ZKL_MULTILOCK_OPTIONS_VERSION                     */
+  zkl_event_cb cb;     /* optional: the multi-lock's events in dispatch     */
+  void *user_data;
+} zkl_multilock_options;
+
+ZKL_API int zkl_multilock_options_init(zkl_multilock_options *opts,
+                                       uint32_t version);
+
+/*
+ * Groups `n` lock handles of client `c` (any mix of FAIR, READ, WRITE and
+ * SEMAPHORE, on distinct paths; idle: neither held nor acquiring) into one
+ * lock taken all or none. The multi-lock takes over the member handles:
+ * from now on only their getters work (other calls give ZKL_EBUSY), their
+ * own callbacks get no events, and zkl_multilock_destroy destroys them.
+ * Members are always taken in one canonical order (by path), whatever the
+ * order given, so overlapping multi-locks never deadlock.
+ */
+ZKL_API int zkl_multilock_new(zkl_client *c, zkl_lock *const *members, size_t n,
+                              const zkl_multilock_options *opts,
+                              zkl_multilock **out);
+/* Releases or cancels, then destroys the multi-lock and its members. */
+ZKL_API int zkl_multilock_destroy(zkl_multilock *m);
+/* As the zkl_lock_* calls of the same name, with one deadline for all
+ * members. On timeout, cancel or loss of any member, every member already
+ * taken is released. LOST of one member is delivered as LOST of the whole
+ * (the others are released). */
+ZKL_API int zkl_multilock_acquire(zkl_multilock *m, uint64_t owner,
+                                  int64_t timeout_ms);
+ZKL_API int zkl_multilock_try_acquire(zkl_multilock *m, uint64_t owner);
+ZKL_API int zkl_multilock_acquire_async(zkl_multilock *m, uint64_t owner,
+                                        int64_t timeout_ms);
+ZKL_API int zkl_multilock_cancel(zkl_multilock *m);
+ZKL_API int zkl_multilock_release(zkl_multilock *m, uint64_t owner);
+ZKL_API int zkl_multilock_release_async(zkl_multilock *m, uint64_t owner);
+ZKL_API int zkl_multilock_is_held(zkl_multilock *m);
+/* The smallest valid_for of the members. */
+ZKL_API int zkl_multilock_valid_for(zkl_multilock *m, int64_t *ms);
+/* Number of members; member i in canonical order (borrowed). */
+ZKL_API int zkl_multilock_count(zkl_multilock *m);
+ZKL_API int zkl_multilock_member(zkl_multilock *m, size_t i, zkl_lock **out);
+/* The fencing token of the member on `path`. ZKL_ENOTFOUND for a path that
+ * is no member, ZKL_ENOTHELD when not held. */
+ZKL_API int zkl_multilock_fencing_token(zkl_multilock *m, const char *path,
+                                        uint64_t *out);
+
 /* ------------------------------------------------------------------------ */
 /* Leader election                                                          */
 /* ------------------------------------------------------------------------ */
 
-#define ZKL_ELECTION_FAIR 1   /* sequential nodes: leadership in arrival order
-                                 (Curator LeaderLatch-style latch- nodes)   */
-#define ZKL_ELECTION_UNFAIR 2 /* one ephemeral node PATH/leader; all race   */
+#define ZKL_ELECTION_FAIR 1    /* sequential nodes: leadership in arrival
+                                  order (Curator LeaderLatch-style latch-) */
+#define ZKL_ELECTION_NONFAIR 2 /* one ephemeral node PATH/leader; all race */
 
 #define ZKL_ELECTION_OPTIONS_VERSION 1
 
@@ -380,7 +604,9 @@ typedef struct zkl_election_options {
   uint32_t version;    /* ZKL_ELECTION_OPTIONS_VERSION                      */
   int32_t kind;        /* ZKL_ELECTION_* (FAIR)                             */
   const char *id;      /* participant id, stored as node data (required)    */
-  zkl_event_cb cb;     /* optional: ELECTED / NOT_ELECTED / LOST events     */
+  int32_t on_revoke;   /* ZKL_REVOKE_* (IGNORE)                             */
+  zkl_event_cb cb;     /* optional: ELECTED / NOT_ELECTED / SUSPENDED /
+                          RESTORED / LOST / REVOKE_REQUESTED events         */
   void *user_data;
 } zkl_election_options;
 
@@ -389,45 +615,85 @@ ZKL_API int zkl_election_options_init(zkl_election_options *opts,
 ZKL_API int zkl_election_new(zkl_client *c, const char *path,
                              const zkl_election_options *opts,
                              zkl_election **out);
-/* Resigns if leader, leaves the election and frees the handle. */
+/* Leaves the election (resigning if leader) and frees the handle. */
 ZKL_API int zkl_election_destroy(zkl_election *e);
-/* Joins the election: NOT_ELECTED when queued behind a leader, ELECTED when
- * leader, LOST when leadership (or the place in line) is lost; after LOST
- * the handle rejoins automatically when the session is back. */
-ZKL_API int zkl_election_start(zkl_election *e);
-/* Blocking form: joins (if needed) and waits to be elected: 0, or
- * ZKL_ETIMEDOUT (then it leaves again, unless zkl_election_start had joined:
- * a started participant stays in line). */
-ZKL_API int zkl_election_campaign(zkl_election *e, int64_t timeout_ms);
-/* Leaves the election (gives up leadership if held). */
-ZKL_API int zkl_election_resign(zkl_election *e);
-/* 1 if this participant is the leader and the session is known good. */
+/*
+ * Campaigns: joins the election and waits to be elected: 0, or
+ * ZKL_ETIMEDOUT / ZKL_ECANCELED / ZKL_ECLOSED — then this call has left the
+ * election again (as a lock acquire leaves no node). ZKL_EBUSY while an
+ * async campaign is pending (wait for its event, or cancel it); 0 at once
+ * when already leader. Once elected, a participant stays in the election
+ * until it releases: after LOST it rejoins by itself when the session is
+ * back (NOT_ELECTED / ELECTED follow).
+ */
+ZKL_API int zkl_election_acquire(zkl_election *e, int64_t timeout_ms);
+/* Without waiting: leader now (0), or ZKL_EAGAIN (left again). */
+ZKL_API int zkl_election_try_acquire(zkl_election *e);
+/* Joins and returns at once: NOT_ELECTED when queued behind a leader,
+ * ELECTED when leader, ACQUIRE_FAILED (left) when the timeout passes first
+ * (< 0: stays in line until elected). */
+ZKL_API int zkl_election_acquire_async(zkl_election *e, int64_t timeout_ms);
+/* Leaves the line while not yet elected. ZKL_ENOTHELD if not waiting. */
+ZKL_API int zkl_election_cancel(zkl_election *e);
+/* Resigns: leaves the election, as leader or from the line (blocks for the
+ * node's deletion, one round trip). ZKL_ENOTHELD if not taking part. */
+ZKL_API int zkl_election_release(zkl_election *e);
+/* 1 if this participant leads, provably at this instant, else 0. */
 ZKL_API int zkl_election_is_leader(zkl_election *e);
-/* Fencing token of the current term. ZKL_ENOTHELD when not leader. */
+/* As zkl_lock_valid_for, for the leadership. */
+ZKL_API int zkl_election_valid_for(zkl_election *e, int64_t *ms);
+/* Fencing token (term) of the current leadership: strictly increasing
+ * across successive leaders. ZKL_ENOTHELD when not leader. */
 ZKL_API int zkl_election_fencing_token(zkl_election *e, uint64_t *out);
+ZKL_API int zkl_election_stats(zkl_election *e, char **json, size_t *len);
 
-/* An observer reports the current leader without taking part. */
-ZKL_API int zkl_observer_new(zkl_client *c, const char *path, int32_t kind,
-                             zkl_event_cb cb, void *user_data,
+/* An observer reports the current leader and term without taking part. */
+#define ZKL_OBSERVER_OPTIONS_VERSION 1
+
+typedef struct zkl_observer_options {
+  uint32_t version;    /* ZKL_OBSERVER_OPTIONS_VERSION                      */
+  int32_t kind;        /* ZKL_ELECTION_* of the election observed (FAIR)    */
+  zkl_event_cb cb;     /* optional: LEADER_CHANGED / NO_LEADER events       */
+  void *user_data;
+} zkl_observer_options;
+
+ZKL_API int zkl_observer_options_init(zkl_observer_options *opts,
+                                      uint32_t version);
+ZKL_API int zkl_observer_new(zkl_client *c, const char *path,
+                             const zkl_observer_options *opts,
                              zkl_observer **out);
 ZKL_API int zkl_observer_destroy(zkl_observer *o);
 /* Copies the current leader id into buf (NUL-terminated, truncated to
  * len-1) and returns its full length, or ZKL_ENOTFOUND without a leader
- * (also before the observer's first read; LEADER_CHANGED follows it). */
+ * (also before the observer's first read; an event follows it). */
 ZKL_API int zkl_observer_leader(zkl_observer *o, char *buf, size_t len);
+/* The current leader's term (its fencing token). ZKL_ENOTFOUND without a
+ * leader. */
+ZKL_API int zkl_observer_term(zkl_observer *o, uint64_t *out);
 
 /* ------------------------------------------------------------------------ */
-/* Inspection (for tools: who holds, who waits)                             */
+/* Inspection and revocation (for tools: who holds, who waits)              */
 /* ------------------------------------------------------------------------ */
+
+#define ZKL_INSPECT_OPTIONS_VERSION 1
+
+typedef struct zkl_inspect_options {
+  uint32_t version;      /* ZKL_INSPECT_OPTIONS_VERSION                     */
+  int32_t lock_kind;     /* the path is a lock of this ZKL_LOCK_* (FAIR) ... */
+  int32_t election_kind; /* ... or, when > 0, an election of this kind      */
+  int64_t timeout_ms;    /* bound of the whole call (-1: none)              */
+} zkl_inspect_options;
+
+ZKL_API int zkl_inspect_options_init(zkl_inspect_options *opts,
+                                     uint32_t version);
 
 /*
  * Reads the participants under `path` (one round trip per node), in queue
- * order. `kind` is a ZKL_LOCK_* or, for elections, ZKL_ELECTION_* + 100.
- * The caller frees the result with zkl_participants_free.
+ * order. The caller frees the result with zkl_participants_free.
  */
-#define ZKL_INSPECT_ELECTION_BASE 100
-ZKL_API int zkl_inspect(zkl_client *c, const char *path, int32_t kind,
-                        int64_t timeout_ms, zkl_participants **out);
+ZKL_API int zkl_inspect(zkl_client *c, const char *path,
+                        const zkl_inspect_options *opts,
+                        zkl_participants **out);
 ZKL_API int zkl_participants_count(const zkl_participants *p);
 /* Node name (valid while p lives). */
 ZKL_API int zkl_participants_name(const zkl_participants *p, size_t i,
@@ -444,7 +710,19 @@ ZKL_API int zkl_participants_ctime_ms(const zkl_participants *p, size_t i,
 /* Node data (e.g. holder id; valid while p lives). */
 ZKL_API int zkl_participants_data(const zkl_participants *p, size_t i,
                                   const char **data, size_t *len);
+/* Semaphore leases this participant takes (1 for other recipes). */
+ZKL_API int zkl_participants_leases(const zkl_participants *p, size_t i);
 ZKL_API void zkl_participants_free(zkl_participants *p);
+
+/*
+ * Asks holders of `path` to let go (cooperative, as Apache Curator's
+ * Revoker: it writes Curator's marker into the holder's node, which both
+ * Curator and zkl holders watch when revocable). `holder` is one node name
+ * as zkl_participants_name gives it, or NULL for every current holder.
+ * Returns the number of holders asked (>= 0).
+ */
+ZKL_API int zkl_revoke(zkl_client *c, const char *path,
+                       const zkl_inspect_options *opts, const char *holder);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 // The C boundary: argument checks, handle lookups, and the guarantee that no
 // C++ exception crosses into the caller.
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -62,8 +63,43 @@ std::shared_ptr<Observer> GetObserver(zkl_observer *o) {
 
 std::unique_ptr<zkl::Rule> ElectionRule(int32_t kind) {
   if (kind == ZKL_ELECTION_FAIR) return zkl::MakeExclusiveRule("latch-");
-  if (kind == ZKL_ELECTION_UNFAIR) return zkl::MakeFixedNodeRule("leader");
+  if (kind == ZKL_ELECTION_NONFAIR) return zkl::MakeFixedNodeRule("leader");
   return nullptr;
+}
+
+const char *LockKindName(int32_t kind) {
+  switch (kind) {
+    case ZKL_LOCK_FAIR: return "fair";
+    case ZKL_LOCK_REENTRANT: return "reentrant";
+    case ZKL_LOCK_NONFAIR: return "nonfair";
+    case ZKL_LOCK_READ: return "read";
+    case ZKL_LOCK_WRITE: return "write";
+    case ZKL_LOCK_SEMAPHORE: return "semaphore";
+    default: return "unknown";
+  }
+}
+
+template <typename Public>
+int EventHandle(const zkl_event *ev, HandleKind kind, Public **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->handle && ev->handle->kind() == kind ? zkl::ToPublic<Public>(*ev->handle) : nullptr;
+  return ZKL_OK;
+}
+
+// Hands a string to the caller as malloc'ed memory (freed by zkl_free).
+int ReturnString(const std::string &s, char **out, size_t *len) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  if (p == nullptr) return ZKL_ENOMEM;
+  std::memcpy(p, s.c_str(), s.size() + 1);
+  *out = p;
+  if (len) *len = s.size();
+  return ZKL_OK;
+}
+
+int HandleStats(const std::shared_ptr<Contender> &h, char **json, size_t *len) {
+  if (!h) return ZKL_EBADHANDLE;
+  if (!json) return ZKL_EINVAL;
+  return ReturnString(h->client().StatsJson(h->public_id()), json, len);
 }
 
 std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
@@ -77,6 +113,19 @@ std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
       return max_leases >= 1 ? zkl::MakeSemaphoreRule(max_leases) : nullptr;
     default: return nullptr;
   }
+}
+
+// The rule of the recipe an inspect/revoke options struct names.
+int InspectRule(const zkl_inspect_options *opts, std::unique_ptr<zkl::Rule> *rule) {
+  if (int rc = CheckVersion(opts->version, ZKL_INSPECT_OPTIONS_VERSION)) return rc;
+  *rule = opts->election_kind > 0 ? ElectionRule(opts->election_kind) : LockRule(opts->lock_kind, 1);
+  return *rule ? ZKL_OK : ZKL_EINVAL;
+}
+
+// The participant at index i, or null (then *rc says why).
+const zkl::Participant *ParticipantAt(const zkl_participants *p, size_t i, int *rc) {
+  *rc = !p ? ZKL_EINVAL : i >= p->list.size() ? ZKL_ERANGE : ZKL_OK;
+  return *rc == ZKL_OK ? &p->list[i] : nullptr;
 }
 
 // Registers a new listener handle with its client.
@@ -95,7 +144,13 @@ int zkl_version(void) {
   return ZKL_VERSION_MAJOR * 10000 + ZKL_VERSION_MINOR * 100 + ZKL_VERSION_PATCH;
 }
 
-const char *zkl_version_string(void) { return "0.1.0"; }
+#define ZKL_STR2(x) #x
+#define ZKL_STR(x) ZKL_STR2(x)
+const char *zkl_version_string(void) {
+  return ZKL_STR(ZKL_VERSION_MAJOR) "." ZKL_STR(ZKL_VERSION_MINOR) "." ZKL_STR(ZKL_VERSION_PATCH);
+}
+
+void zkl_free(void *p) { std::free(p); }
 
 // ---------------------------------------------------------------------------
 // Events
@@ -106,24 +161,16 @@ int zkl_event_error(const zkl_event *ev) { return ev ? ev->error : ZKL_EINVAL; }
 int zkl_event_session_state(const zkl_event *ev) { return ev ? ev->session_state : ZKL_EINVAL; }
 
 int zkl_event_lock(const zkl_event *ev, zkl_lock **out) {
-  if (!ev || !out) return ZKL_EINVAL;
-  *out = ev->handle && ev->handle->kind() == HandleKind::kLock
-             ? zkl::ToPublic<zkl_lock>(*ev->handle) : nullptr;
-  return ZKL_OK;
+  return EventHandle(ev, HandleKind::kLock, out);
 }
-
+int zkl_event_multilock(const zkl_event *ev, zkl_multilock **out) {
+  return EventHandle(ev, HandleKind::kMultilock, out);
+}
 int zkl_event_election(const zkl_event *ev, zkl_election **out) {
-  if (!ev || !out) return ZKL_EINVAL;
-  *out = ev->handle && ev->handle->kind() == HandleKind::kElection
-             ? zkl::ToPublic<zkl_election>(*ev->handle) : nullptr;
-  return ZKL_OK;
+  return EventHandle(ev, HandleKind::kElection, out);
 }
-
 int zkl_event_observer(const zkl_event *ev, zkl_observer **out) {
-  if (!ev || !out) return ZKL_EINVAL;
-  *out = ev->handle && ev->handle->kind() == HandleKind::kObserver
-             ? zkl::ToPublic<zkl_observer>(*ev->handle) : nullptr;
-  return ZKL_OK;
+  return EventHandle(ev, HandleKind::kObserver, out);
 }
 
 int zkl_event_user_data(const zkl_event *ev, void **out) {
@@ -151,6 +198,13 @@ int zkl_event_data(const zkl_event *ev, const char **data, size_t *len) {
   return ZKL_OK;
 }
 
+int zkl_event_log(const zkl_event *ev, int *level, const char **component) {
+  if (!ev || !level || !component) return ZKL_EINVAL;
+  *level = ev->type == ZKL_EVENT_LOG ? ev->log_level : 0;
+  *component = ev->log_component.c_str();
+  return ZKL_OK;
+}
+
 void zkl_event_free(zkl_event *ev) { delete ev; }
 
 // ---------------------------------------------------------------------------
@@ -163,7 +217,9 @@ int zkl_client_options_init(zkl_client_options *opts, uint32_t version) {
   std::memset(opts, 0, sizeof *opts);
   opts->version = version;
   opts->session_timeout_ms = 10000;
+  opts->io = ZKL_IO_THREAD;
   opts->acl = ZKL_ACL_OPEN;
+  opts->log_level = ZKL_LOG_OFF;
   return ZKL_OK;
 }
 
@@ -239,13 +295,12 @@ int zkl_client_session_timeout(zkl_client *c) {
   });
 }
 
-int zkl_client_counter(zkl_client *c, int32_t which, uint64_t *out) {
+int zkl_client_stats(zkl_client *c, char **json, size_t *len) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    if (!out || which < ZKL_COUNTER_REQUESTS || which > ZKL_COUNTER_HEARTBEATS) return ZKL_EINVAL;
-    *out = client->Counter(which);
-    return ZKL_OK;
+    if (!json) return ZKL_EINVAL;
+    return ReturnString(client->StatsJson(), json, len);
   });
 }
 
@@ -329,6 +384,8 @@ int zkl_lock_options_init(zkl_lock_options *opts, uint32_t version) {
   opts->version = version;
   opts->kind = ZKL_LOCK_FAIR;
   opts->max_leases = 1;
+  opts->leases = 1;
+  opts->on_revoke = ZKL_REVOKE_IGNORE;
   return ZKL_OK;
 }
 
@@ -340,11 +397,24 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
     if (int rc = CheckVersion(opts->version, ZKL_LOCK_OPTIONS_VERSION)) return rc;
     if (int rc = zkl::ValidatePath(path)) return rc;
     if (int rc = CheckData(opts->data, opts->data_len)) return rc;
+    if (opts->max_hold_ms < 0 || opts->on_revoke < ZKL_REVOKE_IGNORE ||
+        opts->on_revoke > ZKL_REVOKE_RELEASE) {
+      return ZKL_EINVAL;
+    }
+    if (opts->leases < 1 || (opts->kind == ZKL_LOCK_SEMAPHORE && opts->leases > opts->max_leases) ||
+        (opts->kind != ZKL_LOCK_SEMAPHORE && opts->leases != 1)) {
+      return ZKL_EINVAL;
+    }
+    // Not yet implemented by this build.
+    if (opts->leases != 1 || opts->max_hold_ms != 0 || opts->on_revoke != ZKL_REVOKE_IGNORE) {
+      return ZKL_ENOTSUP;
+    }
     Contender::Options o;
     o.rule = LockRule(opts->kind, opts->max_leases);
     if (!o.rule) return ZKL_EINVAL;
     o.path = path;
     o.reentrant = opts->kind == ZKL_LOCK_REENTRANT;
+    o.kind_name = LockKindName(opts->kind);
     if (opts->data_len > 0) o.data.assign(static_cast<const char *>(opts->data), opts->data_len);
     o.cb = opts->cb;
     o.user_data = opts->user_data;
@@ -417,6 +487,16 @@ int zkl_lock_is_held(zkl_lock *l) {
   });
 }
 
+int zkl_lock_valid_for(zkl_lock *l, int64_t *ms) {
+  return Guard([&] {
+    if (ms) *ms = 0;
+    auto lock = GetLock(l);
+    if (!lock) return ZKL_EBADHANDLE;
+    if (!ms) return ZKL_EINVAL;
+    return lock->ValidFor(ms);
+  });
+}
+
 int zkl_lock_fencing_token(zkl_lock *l, uint64_t *out) {
   return Guard([&] {
     auto lock = GetLock(l);
@@ -433,6 +513,51 @@ int zkl_lock_hold_count(zkl_lock *l) {
   });
 }
 
+int zkl_lock_stats(zkl_lock *l, char **json, size_t *len) {
+  return Guard([&] { return HandleStats(GetLock(l), json, len); });
+}
+
+// ---------------------------------------------------------------------------
+// Multi-locks
+// ---------------------------------------------------------------------------
+
+int zkl_multilock_options_init(zkl_multilock_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_MULTILOCK_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  return ZKL_OK;
+}
+
+int zkl_multilock_new(zkl_client *c, zkl_lock *const *members, size_t n,
+                      const zkl_multilock_options *opts, zkl_multilock **out) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!members || n == 0 || !opts || !out) return ZKL_EINVAL;
+    if (int rc = CheckVersion(opts->version, ZKL_MULTILOCK_OPTIONS_VERSION)) return rc;
+    return ZKL_ENOTSUP;
+  });
+}
+
+int zkl_multilock_destroy(zkl_multilock *) { return ZKL_EBADHANDLE; }
+int zkl_multilock_acquire(zkl_multilock *, uint64_t, int64_t) { return ZKL_EBADHANDLE; }
+int zkl_multilock_try_acquire(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
+int zkl_multilock_acquire_async(zkl_multilock *, uint64_t, int64_t) { return ZKL_EBADHANDLE; }
+int zkl_multilock_cancel(zkl_multilock *) { return ZKL_EBADHANDLE; }
+int zkl_multilock_release(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
+int zkl_multilock_release_async(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
+int zkl_multilock_is_held(zkl_multilock *) { return ZKL_EBADHANDLE; }
+int zkl_multilock_valid_for(zkl_multilock *, int64_t *ms) {
+  if (ms) *ms = 0;
+  return ZKL_EBADHANDLE;
+}
+int zkl_multilock_count(zkl_multilock *) { return ZKL_EBADHANDLE; }
+int zkl_multilock_member(zkl_multilock *, size_t, zkl_lock **) { return ZKL_EBADHANDLE; }
+int zkl_multilock_fencing_token(zkl_multilock *, const char *, uint64_t *) {
+  return ZKL_EBADHANDLE;
+}
+
 // ---------------------------------------------------------------------------
 // Elections and observers
 // ---------------------------------------------------------------------------
@@ -443,6 +568,7 @@ int zkl_election_options_init(zkl_election_options *opts, uint32_t version) {
   std::memset(opts, 0, sizeof *opts);
   opts->version = version;
   opts->kind = ZKL_ELECTION_FAIR;
+  opts->on_revoke = ZKL_REVOKE_IGNORE;
   return ZKL_OK;
 }
 
@@ -455,11 +581,16 @@ int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options
     if (int rc = CheckVersion(opts->version, ZKL_ELECTION_OPTIONS_VERSION)) return rc;
     if (int rc = zkl::ValidatePath(path)) return rc;
     if (int rc = CheckData(opts->id, std::strlen(opts->id))) return rc;
+    if (opts->on_revoke < ZKL_REVOKE_IGNORE || opts->on_revoke > ZKL_REVOKE_RELEASE) {
+      return ZKL_EINVAL;
+    }
+    if (opts->on_revoke != ZKL_REVOKE_IGNORE) return ZKL_ENOTSUP;  // not yet implemented
     Contender::Options o;
     o.rule = ElectionRule(opts->kind);
     if (!o.rule) return ZKL_EINVAL;
     o.path = path;
     o.role = Contender::Role::kElection;
+    o.kind_name = opts->kind == ZKL_ELECTION_FAIR ? "election-fair" : "election-nonfair";
     o.data = opts->id;
     o.cb = opts->cb;
     o.user_data = opts->user_data;
@@ -483,33 +614,38 @@ int zkl_election_destroy(zkl_election *e) {
   });
 }
 
-int zkl_election_start(zkl_election *e) {
+int zkl_election_acquire(zkl_election *e, int64_t timeout_ms) {
   return Guard([&] {
     auto el = GetElection(e);
-    if (!el) return ZKL_EBADHANDLE;
-    int rc = el->Acquire(0, -1, Contender::Mode::kAsync);
-    return rc == ZKL_EBUSY || rc == ZKL_EDEADLK ? ZKL_OK : rc;  // already in the race
+    return el ? el->Acquire(0, timeout_ms, Contender::Mode::kBlocking) : ZKL_EBADHANDLE;
   });
 }
 
-int zkl_election_campaign(zkl_election *e, int64_t timeout_ms) {
+int zkl_election_try_acquire(zkl_election *e) {
   return Guard([&] {
     auto el = GetElection(e);
-    if (!el) return ZKL_EBADHANDLE;
-    int rc = el->Acquire(0, timeout_ms, Contender::Mode::kBlocking);
-    if (rc == ZKL_EDEADLK) return ZKL_OK;                     // already leader
-    if (rc == ZKL_EBUSY) return el->AwaitGranted(timeout_ms);  // started: wait
-    return rc;
+    return el ? el->Acquire(0, -1, Contender::Mode::kTry) : ZKL_EBADHANDLE;
   });
 }
 
-int zkl_election_resign(zkl_election *e) {
+int zkl_election_acquire_async(zkl_election *e, int64_t timeout_ms) {
   return Guard([&] {
     auto el = GetElection(e);
-    if (!el) return ZKL_EBADHANDLE;
-    int rc = el->Release(0, true);
-    if (rc == ZKL_ENOTHELD) rc = el->Cancel();
-    return rc == ZKL_ENOTHELD || rc == ZKL_ELOST ? ZKL_OK : rc;
+    return el ? el->Acquire(0, timeout_ms, Contender::Mode::kAsync) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_election_cancel(zkl_election *e) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    return el ? el->Cancel() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_election_release(zkl_election *e) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    return el ? el->Resign() : ZKL_EBADHANDLE;
   });
 }
 
@@ -517,6 +653,16 @@ int zkl_election_is_leader(zkl_election *e) {
   return Guard([&] {
     auto el = GetElection(e);
     return el ? el->IsHeld() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_election_valid_for(zkl_election *e, int64_t *ms) {
+  return Guard([&] {
+    if (ms) *ms = 0;
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    if (!ms) return ZKL_EINVAL;
+    return el->ValidFor(ms);
   });
 }
 
@@ -529,20 +675,34 @@ int zkl_election_fencing_token(zkl_election *e, uint64_t *out) {
   });
 }
 
-int zkl_observer_new(zkl_client *c, const char *path, int32_t kind, zkl_event_cb cb,
-                     void *user_data, zkl_observer **out) {
+int zkl_election_stats(zkl_election *e, char **json, size_t *len) {
+  return Guard([&] { return HandleStats(GetElection(e), json, len); });
+}
+
+int zkl_observer_options_init(zkl_observer_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_OBSERVER_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  opts->kind = ZKL_ELECTION_FAIR;
+  return ZKL_OK;
+}
+
+int zkl_observer_new(zkl_client *c, const char *path, const zkl_observer_options *opts,
+                     zkl_observer **out) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    if (!path || !out) return ZKL_EINVAL;
+    if (!path || !opts || !out) return ZKL_EINVAL;
+    if (int rc = CheckVersion(opts->version, ZKL_OBSERVER_OPTIONS_VERSION)) return rc;
     if (int rc = zkl::ValidatePath(path)) return rc;
-    auto rule = ElectionRule(kind);
+    auto rule = ElectionRule(opts->kind);
     if (!rule) return ZKL_EINVAL;
     {
       MutexLock lock(&client->mu());
       if (client->closed()) return ZKL_ECLOSED;
     }
-    auto o = std::make_shared<Observer>(client, path, std::move(rule), cb, user_data);
+    auto o = std::make_shared<Observer>(client, path, std::move(rule), opts->cb, opts->user_data);
     Attach(*client, o);
     o->Start();
     *out = zkl::ToPublic<zkl_observer>(*o);
@@ -568,23 +728,42 @@ int zkl_observer_leader(zkl_observer *o, char *buf, size_t len) {
   });
 }
 
+int zkl_observer_term(zkl_observer *o, uint64_t *out) {
+  return Guard([&] {
+    auto ob = GetObserver(o);
+    if (!ob) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    return ob->Term(out);
+  });
+}
+
 // ---------------------------------------------------------------------------
-// Inspection
+// Inspection and revocation
 // ---------------------------------------------------------------------------
 
-int zkl_inspect(zkl_client *c, const char *path, int32_t kind, int64_t timeout_ms,
+int zkl_inspect_options_init(zkl_inspect_options *opts, uint32_t version) {
+  if (!opts) return ZKL_EINVAL;
+  if (int rc = CheckVersion(version, ZKL_INSPECT_OPTIONS_VERSION)) return rc;
+  std::memset(opts, 0, sizeof *opts);
+  opts->version = version;
+  opts->lock_kind = ZKL_LOCK_FAIR;
+  opts->timeout_ms = -1;
+  return ZKL_OK;
+}
+
+int zkl_inspect(zkl_client *c, const char *path, const zkl_inspect_options *opts,
                 zkl_participants **out) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    if (!path || !out) return ZKL_EINVAL;
+    if (!path || !opts || !out) return ZKL_EINVAL;
     if (int rc = zkl::ValidatePath(path)) return rc;
-    std::unique_ptr<zkl::Rule> rule = kind >= ZKL_INSPECT_ELECTION_BASE
-                                          ? ElectionRule(kind - ZKL_INSPECT_ELECTION_BASE)
-                                          : LockRule(kind, 1);
-    if (!rule) return ZKL_EINVAL;
+    std::unique_ptr<zkl::Rule> rule;
+    if (int rc = InspectRule(opts, &rule)) return rc;
     auto result = std::make_unique<zkl_participants>();
-    if (int rc = zkl::Inspect(*client, path, std::move(rule), timeout_ms, &result->list)) return rc;
+    if (int rc = zkl::Inspect(*client, path, std::move(rule), opts->timeout_ms, &result->list)) {
+      return rc;
+    }
     *out = result.release();
     return ZKL_OK;
   });
@@ -594,52 +773,78 @@ int zkl_participants_count(const zkl_participants *p) {
   return p ? static_cast<int>(p->list.size()) : ZKL_EINVAL;
 }
 
-#define ZKL_PARTICIPANT_OR_RETURN(p, i)    \
-  if (!(p)) return ZKL_EINVAL;             \
-  if ((i) >= (p)->list.size()) return ZKL_ERANGE; \
-  const zkl::Participant &entry = (p)->list[i]
-
 int zkl_participants_name(const zkl_participants *p, size_t i, const char **out) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  if (!e) return rc;
   if (!out) return ZKL_EINVAL;
-  *out = entry.name.c_str();
+  *out = e->name.c_str();
   return ZKL_OK;
 }
 
 int zkl_participants_is_holder(const zkl_participants *p, size_t i) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
-  return entry.holder ? 1 : 0;
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  return e ? (e->holder ? 1 : 0) : rc;
+}
+
+int zkl_participants_leases(const zkl_participants *p, size_t i) {
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  return e ? e->leases : rc;
 }
 
 int zkl_participants_fencing_token(const zkl_participants *p, size_t i, uint64_t *out) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  if (!e) return rc;
   if (!out) return ZKL_EINVAL;
-  *out = entry.czxid;
+  *out = e->czxid;
   return ZKL_OK;
 }
 
 int zkl_participants_session_id(const zkl_participants *p, size_t i, uint64_t *out) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  if (!e) return rc;
   if (!out) return ZKL_EINVAL;
-  *out = entry.session_id;
+  *out = e->session_id;
   return ZKL_OK;
 }
 
 int zkl_participants_ctime_ms(const zkl_participants *p, size_t i, int64_t *out) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  if (!e) return rc;
   if (!out) return ZKL_EINVAL;
-  *out = entry.ctime_ms;
+  *out = e->ctime_ms;
   return ZKL_OK;
 }
 
 int zkl_participants_data(const zkl_participants *p, size_t i, const char **data, size_t *len) {
-  ZKL_PARTICIPANT_OR_RETURN(p, i);
+  int rc;
+  const zkl::Participant *e = ParticipantAt(p, i, &rc);
+  if (!e) return rc;
   if (!data || !len) return ZKL_EINVAL;
-  *data = entry.data.c_str();
-  *len = entry.data.size();
+  *data = e->data.c_str();
+  *len = e->data.size();
   return ZKL_OK;
 }
 
 void zkl_participants_free(zkl_participants *p) { delete p; }
+
+int zkl_revoke(zkl_client *c, const char *path, const zkl_inspect_options *opts,
+               const char *holder) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !opts) return ZKL_EINVAL;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    std::unique_ptr<zkl::Rule> rule;
+    if (int rc = InspectRule(opts, &rule)) return rc;
+    (void)holder;
+    return ZKL_ENOTSUP;  // not yet implemented
+  });
+}
 
 }  // extern "C"

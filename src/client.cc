@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "errors.h"
+#include "json.h"
 #include "paths.h"
 
 namespace zkl {
@@ -109,7 +110,19 @@ Client::~Client() { Close(); }
 
 int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out) {
   if (opts.servers == nullptr || ValidateServers(opts.servers) != ZKL_OK) return ZKL_EINVAL;
-  if (opts.session_timeout_ms < 0 || opts.lost_after_ms < 0) return ZKL_EINVAL;
+  if (opts.session_timeout_ms < 0 || opts.lost_after_ms < 0 || opts.connect_timeout_ms < 0 ||
+      opts.stats_interval_ms < 0 || opts.log_level < ZKL_LOG_OFF || opts.log_level > ZKL_LOG_DEBUG) {
+    return ZKL_EINVAL;
+  }
+  if (opts.io != ZKL_IO_THREAD && opts.io != ZKL_IO_HOST) return ZKL_EINVAL;
+  if (opts.tls_insecure_skip_hostname_check != 0 && opts.tls_insecure_skip_hostname_check != 1) {
+    return ZKL_EINVAL;
+  }
+  // Not yet implemented by this build.
+  if (opts.io == ZKL_IO_HOST || opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr ||
+      opts.stats_interval_ms > 0) {
+    return ZKL_ENOTSUP;
+  }
   if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
   if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
   if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
@@ -129,8 +142,8 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   c->lost_after_ms_ = opts.lost_after_ms;
   c->digest_ = opts.digest_auth ? opts.digest_auth : "";
   c->acl_mode_ = opts.acl;
-  c->session_cb_ = opts.session_cb;
-  c->session_user_data_ = opts.session_user_data;
+  c->session_cb_ = opts.cb;
+  c->session_user_data_ = opts.user_data;
   // Creator-only nodes: the authenticated identity that made a node may do
   // anything with it (and, on parents, with its children); the world reads.
   c->acl_entries_[0].perms = ZOO_PERM_ALL;
@@ -215,11 +228,12 @@ bool Client::connected() const {
   return state_ == ZKL_SESSION_CONNECTED || state_ == ZKL_SESSION_RECONNECTED;
 }
 
-void Client::SetState(int state) {
+void Client::SetState(int state, int error) {
   if (state == state_) return;
   state_ = state;
   auto ev = std::make_unique<zkl_event>();
   ev->type = ZKL_EVENT_SESSION;
+  ev->error = error;
   ev->session_state = state;
   ev->cb = session_cb_;
   ev->user_data = session_user_data_;
@@ -275,20 +289,30 @@ void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
     SessionLost(ZKL_ESESSION);
   } else if (zstate == ZOO_AUTH_FAILED_STATE) {
     for (auto &l : LiveListeners()) l->OnSessionLost(ZKL_EAUTH);
-    SetState(ZKL_SESSION_AUTH_FAILED);
+    SetState(ZKL_SESSION_AUTH_FAILED, ZKL_EAUTH);
   }
 }
 
+absl::Duration Client::SafetyBound() const {
+  // The server may expire the session once the session timeout has passed
+  // since it last heard from us. Trusting a hold for 3/4 of the timeout
+  // after that moment keeps a quarter of the timeout as margin for
+  // scheduling delays and clock rate differences; lost_after_ms shortens it.
+  absl::Duration bound = absl::Milliseconds(negotiated_timeout_ms_) * 3 / 4;
+  if (lost_after_ms_ > 0) bound = std::min(bound, absl::Milliseconds(lost_after_ms_));
+  return bound;
+}
+
+absl::Time Client::LeaseDeadline() const {
+  if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
+  return heard_since_ + SafetyBound();
+}
+
 absl::Time Client::LostDeadline() const {
-  // The client-side deadline. The server may expire the session once the
-  // session timeout has passed since it last heard from us, and it heard
-  // the request of every answer we got: heard_since_ is a lower bound of
-  // that moment, kept fresh by heartbeats while locks are held. Giving the
-  // session up at 3/4 of the timeout after it keeps a quarter of the
-  // timeout as margin for scheduling delays, wherever the disconnect fell
-  // in the ping cycle.
-  absl::Duration timeout = absl::Milliseconds(negotiated_timeout_ms_);
-  absl::Time deadline = std::max(MonoNow(), heard_since_ + timeout * 3 / 4);
+  // The client-side deadline: heard_since_ (the send time of the newest
+  // request the server answered) is a lower bound of the moment the server
+  // last heard from us, kept fresh by heartbeats while something is held.
+  absl::Time deadline = std::max(MonoNow(), heard_since_ + SafetyBound());
   if (lost_after_ms_ > 0) deadline = std::min(deadline, MonoNow() + absl::Milliseconds(lost_after_ms_));
   return deadline;
 }
@@ -530,15 +554,31 @@ int Client::NegotiatedTimeout() {
   return negotiated_timeout_ms_;
 }
 
-uint64_t Client::Counter(int which) {
-  switch (which) {
-    case ZKL_COUNTER_REQUESTS: return requests_.load();
-    case ZKL_COUNTER_WATCH_EVENTS: return watch_events_.load();
-    case ZKL_COUNTER_EVENTS: return events_.load();
-    case ZKL_COUNTER_SESSIONS: return sessions_.load();
-    case ZKL_COUNTER_HEARTBEATS: return heartbeats_.load();
-    default: return 0;
+std::string Client::StatsJson(uint64_t only) {
+  JsonWriter j;
+  MutexLock lock(&mu_);
+  if (only != 0) {
+    auto it = listeners_.find(only);
+    std::shared_ptr<Listener> l = it == listeners_.end() ? nullptr : it->second.lock();
+    if (l) l->WriteStats(j);
+    return j.Take();
   }
+  j.BeginObject();
+  j.Field("schema", 1);
+  j.Field("zkl_version", zkl_version_string());
+  j.Key("client").BeginObject();
+  j.Field("state", state_);
+  j.Field("requests", requests_.load());
+  j.Field("watch_events", watch_events_.load());
+  j.Field("events", events_.load());
+  j.Field("sessions", sessions_.load());
+  j.Field("heartbeats", heartbeats_.load());
+  j.EndObject();
+  j.Key("handles").BeginArray();
+  for (auto &l : LiveListeners()) l->WriteStats(j);
+  j.EndArray();
+  j.EndObject();
+  return j.Take();
 }
 
 }  // namespace zkl

@@ -56,6 +56,8 @@ class Listener : public Handle {
   virtual void OnSessionLost(int error) = 0;
   virtual void OnTimer() = 0;
   virtual void OnClientClosed() = 0;
+  // Appends this handle's statistics object (handles without any: nothing).
+  virtual void WriteStats(class JsonWriter &) {}
 
   std::weak_ptr<Listener> self() const { return self_; }
   void BindSelf(const std::shared_ptr<Listener> &me) { self_ = me; }
@@ -85,7 +87,9 @@ class Client : public Handle {
   uint64_t SessionId();
   int NegotiatedTimeout();
   int SessionPassword(void *buf, size_t len);
-  uint64_t Counter(int which);
+  // The statistics document (docs/STATISTICS.md); with `only` a handle id,
+  // just that handle's object.
+  std::string StatsJson(uint64_t only = 0);
 
   // --- for listeners; the caller holds mu() ---
   bool closed() const ABSL_SHARED_LOCKS_REQUIRED(mu_) { return closed_; }
@@ -104,6 +108,11 @@ class Client : public Handle {
   void Emit(std::unique_ptr<zkl_event> ev) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Listeners report how many locks they hold: heartbeats run while any is.
   void AdjustHeld(int delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Until when a hold of the current session is provably valid: the server
+  // cannot have expired the session before this moment (monotonic clock),
+  // however long it is not heard from again. InfinitePast without a
+  // session.
+  absl::Time LeaseDeadline() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   // Asynchronous ZooKeeper requests. Each returns the ZooKeeper rc of the
   // submission; on ZOK exactly one Reply reaches `l` later (unless the
@@ -135,8 +144,9 @@ class Client : public Handle {
   void OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path);
   void SessionLost(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time LostDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Duration SafetyBound() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   absl::Time HeartbeatDue() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void SetState(int state) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SetState(int state, int error = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void MaintenanceLoop();
   std::vector<std::shared_ptr<Listener>> LiveListeners() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   const struct ACL_vector *NodeAcl() const;

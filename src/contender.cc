@@ -30,6 +30,7 @@ Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options op
       reentrant_(opts.reentrant),
       role_(opts.role),
       data_(std::move(opts.data)),
+      kind_name_(std::move(opts.kind_name)),
       cb_(opts.cb),
       user_data_(opts.user_data) {}
 
@@ -51,6 +52,11 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   if (destroyed_) return ZKL_EBADHANDLE;
   if (client_->closed()) return ZKL_ECLOSED;
   if (held_ || (want_hold_ && holds_ > 0)) {
+    if (role_ == Role::kElection) {
+      // Campaigning while leader: nothing to do (one event per async call).
+      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, czxid_);
+      return ZKL_OK;
+    }
     if (owner != owner_) return ZKL_EBUSY;
     if (!reentrant_) return ZKL_EDEADLK;
     ++holds_;
@@ -104,6 +110,10 @@ int Contender::Cancel() {
 int Contender::Release(uint64_t owner, bool wait) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
+  return ReleaseLocked(owner, wait);
+}
+
+int Contender::ReleaseLocked(uint64_t owner, bool wait) {
   if (holds_ == 0) {
     if (lost_unreleased_ && owner == lost_owner_) {
       lost_unreleased_ = false;  // tell the holder once that it had lost it
@@ -127,10 +137,39 @@ int Contender::Release(uint64_t owner, bool wait) {
   return ZKL_OK;
 }
 
+int Contender::Resign() {
+  // An election's release: leave the election, as leader or from the line.
+  MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (client_->closed()) return ZKL_ECLOSED;
+  if (holds_ > 0) return ReleaseLocked(owner_, /*wait=*/true);
+  lost_unreleased_ = false;
+  if (!want_hold_) return ZKL_ENOTHELD;
+  Fail(ZKL_ECANCELED);
+  return ZKL_OK;
+}
+
+int64_t Contender::ValidForMs() const {
+  // Computed now, from the monotonic clock: a hold is trusted only while the
+  // server cannot yet have expired the session, whatever the I/O thread has
+  // (or has not yet) noticed.
+  if (!held_ || suspended_) return 0;
+  absl::Duration left = client_->LeaseDeadline() - MonoNow();
+  return left > absl::ZeroDuration() ? absl::ToInt64Milliseconds(left) : 0;
+}
+
+int Contender::ValidFor(int64_t *ms) {
+  MutexLock lock(&client_->mu());
+  *ms = 0;
+  if (destroyed_) return ZKL_EBADHANDLE;
+  *ms = ValidForMs();
+  return *ms > 0 ? ZKL_OK : ZKL_ENOTHELD;
+}
+
 int Contender::IsHeld() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  return held_ && !suspended_ && client_->connected() ? 1 : 0;
+  return ValidForMs() > 0 ? 1 : 0;
 }
 
 int Contender::FencingToken(uint64_t *out) {
@@ -531,6 +570,7 @@ void Contender::SetHeld(bool held) {
 }
 
 void Contender::Granted() {
+  ++acquisitions_;
   SetHeld(true);
   suspended_ = false;
   holds_ = 1;
@@ -571,6 +611,7 @@ void Contender::Fail(int error) {
 }
 
 void Contender::Lost(int error, uint64_t token) {
+  ++losses_;
   SetHeld(false);
   suspended_ = false;
   holds_ = 0;
@@ -660,7 +701,7 @@ void Contender::OnConnected(bool same_session) {
   if (same_session) {
     if (held_ && suspended_) {
       suspended_ = false;
-      Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_RESTORED, 0, czxid_);
+      Notify(ZKL_EVENT_RESTORED, 0, czxid_);
     }
     if (resync_needed_) Resync();
     return;
@@ -703,8 +744,10 @@ void Contender::OnTimer() {
 }
 
 void Contender::OnClientClosed() {
-  // The session's close deletes every node; just end what is pending.
+  // The session's close deletes every node; end what is pending, and tell a
+  // holder that its hold ends (a close is a loss to it, never a release).
   if (want_hold_ && !held_) Fail(ZKL_ECLOSED);
+  if (held_) Lost(ZKL_ECLOSED, czxid_);
   SetHeld(false);
   holds_ = 0;
   want_hold_ = false;
@@ -712,6 +755,18 @@ void Contender::OnClientClosed() {
   create_in_flight_ = false;
   doomed_.clear();
   client_->changed().SignalAll();
+}
+
+void Contender::WriteStats(JsonWriter &j) {
+  if (destroyed_) return;
+  j.BeginObject();
+  j.Field("handle", public_id());
+  j.Field("path", path_);
+  j.Field("kind", kind_name_);
+  j.Field("held", held_);
+  j.Field("acquisitions", acquisitions_);
+  j.Field("losses", losses_);
+  j.EndObject();
 }
 
 }  // namespace zkl

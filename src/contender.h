@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client.h"
+#include "json.h"
 #include "rule.h"
 
 namespace zkl {
@@ -28,6 +29,7 @@ class Contender : public Listener {
     bool reentrant = false;
     Role role = Role::kLock;
     std::string data;  // node data (holder or participant id)
+    std::string kind_name;  // for statistics: "fair", "read", "election-fair", ...
     zkl_event_cb cb = nullptr;
     void *user_data = nullptr;
   };
@@ -41,7 +43,11 @@ class Contender : public Listener {
   int AwaitGranted(int64_t timeout_ms);
   int Cancel();
   int Release(uint64_t owner, bool wait);
+  // Elections: leaves the election, as leader or from the line.
+  int Resign();
   int IsHeld();
+  // How long (ms) the hold stays provably valid; ZKL_ENOTHELD with 0.
+  int ValidFor(int64_t *ms);
   int FencingToken(uint64_t *out);
   int HoldCount();
   // Leaves (releasing or cancelling); the node is cleaned up in the
@@ -57,16 +63,19 @@ class Contender : public Listener {
   void OnSessionLost(int error) override;
   void OnTimer() override;
   void OnClientClosed() override;
+  void WriteStats(JsonWriter &j) override;
 
  private:
   enum Op { kCreate = 1, kChildren, kWatchNode, kOwnData, kDelete, kLeaseCount, kFixedData, kParent };
 
   bool want_hold() const { return want_hold_; }
+  int64_t ValidForMs() const;
   bool fixed() const { return !rule_->fixed_node().empty(); }
   std::string OwnPath() const;
   std::string FixedPath() const;
   std::string NodeData() const;
 
+  int ReleaseLocked(uint64_t owner, bool wait);
   void Begin();
   void SendCreate();
   void Check();
@@ -95,6 +104,7 @@ class Contender : public Listener {
   const bool reentrant_;
   const Role role_;
   const std::string data_;
+  const std::string kind_name_;
   const zkl_event_cb cb_;
   void *const user_data_;
 
@@ -132,6 +142,10 @@ class Contender : public Listener {
   int create_attempts_ = 0;
   std::string watched_;  // the node (or, for children watches, the parent)
   bool holds_when_watched_goes_ = false;
+
+  // Statistics.
+  uint64_t acquisitions_ = 0;
+  uint64_t losses_ = 0;
 };
 
 }  // namespace zkl

@@ -44,7 +44,7 @@ extern "C" const char *zkl_strerror(int err) {
     case ZKL_ETIMEDOUT: return "timed out";
     case ZKL_EAGAIN: return "not available now (try again)";
     case ZKL_ECANCELED: return "cancelled";
-    case ZKL_ENOTHELD: return "lock is not held";
+    case ZKL_ENOTHELD: return "not held";
     case ZKL_ENOTOWNER: return "lock is held by another owner";
     case ZKL_EBUSY: return "handle is busy (acquire pending or other owner)";
     case ZKL_EDEADLK: return "already held by this owner (lock is not reentrant)";
@@ -61,6 +61,14 @@ extern "C" const char *zkl_strerror(int err) {
     case ZKL_ENOTFOUND: return "not found";
     case ZKL_EINTERNAL: return "internal error in zkl";
     case ZKL_ERANGE: return "out of range";
+    case ZKL_ENOTSUP: return "not supported (by this build, the server, or this combination of options)";
+    case ZKL_EMAXHOLD: return "maximum hold time passed: released";
+    case ZKL_EREVOKED: return "released on a revocation request";
+    case ZKL_ETLS: return "TLS handshake failed (is the server's port a TLS port?)";
+    case ZKL_ECERT: return "server certificate not trusted, or TLS files unreadable";
+    case ZKL_EHOSTNAME: return "server certificate does not name the host";
+    case ZKL_ECLIENTCERT: return "server requires a client certificate, or rejected it";
+    case ZKL_EPROTOCOL: return "server broke off the session handshake (a TLS port?)";
     default: return "unknown zkl error";
   }
 }

@@ -20,6 +20,8 @@ struct zkl_event {
   uint64_t owner = 0;
   uint64_t fencing_token = 0;
   std::string data;
+  int log_level = 0;           // LOG events
+  std::string log_component;   // LOG events
   // The handle the event is about (null for session events); kept alive by
   // the event so a callback may destroy it safely.
   std::shared_ptr<zkl::Handle> handle;

@@ -9,7 +9,7 @@
 
 namespace zkl {
 
-enum class HandleKind { kClient = 1, kLock = 2, kElection = 3, kObserver = 4 };
+enum class HandleKind { kClient = 1, kLock = 2, kElection = 3, kObserver = 4, kMultilock = 5 };
 
 class Handle {
  public:

@@ -13,6 +13,7 @@ namespace zkl {
 struct Participant {
   std::string name;
   bool holder = false;
+  int leases = 1;
   bool present = false;
   uint64_t czxid = 0;
   uint64_t session_id = 0;

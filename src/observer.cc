@@ -55,17 +55,28 @@ int Observer::Leader(char *buf, size_t len) {
   return static_cast<int>(leader_.size());
 }
 
+int Observer::Term(uint64_t *out) {
+  MutexLock lock(&client_->mu());
+  if (!known_ || leader_node_.empty()) return ZKL_ENOTFOUND;
+  *out = term_;
+  return ZKL_OK;
+}
+
 void Observer::Check() {
   if (!destroyed_) client_->GetChildren(this, kChildren, path_, true);
 }
 
-void Observer::SetLeader(bool known, std::string id) {
-  if (known_ && known == known_ && id == leader_) return;
+void Observer::SetLeader(bool known, std::string id, uint64_t term) {
+  if (known_ && known == known_ && id == leader_ && term == term_) return;
   known_ = known;
   leader_ = std::move(id);
+  term_ = term;
   auto ev = std::make_unique<zkl_event>();
-  ev->type = ZKL_EVENT_LEADER_CHANGED;
+  // A leader is known by its term (its node's czxid, strictly increasing
+  // across leaders); none is a state of its own.
+  ev->type = term == 0 ? ZKL_EVENT_NO_LEADER : ZKL_EVENT_LEADER_CHANGED;
   ev->data = leader_;
+  ev->fencing_token = term;
   ev->handle = self().lock();
   ev->cb = cb_;
   ev->user_data = user_data_;
@@ -79,21 +90,21 @@ void Observer::OnReply(const Reply &r) {
       if (r.rc == ZOK) {
         leader_node_ = LeaderNode(*rule_, *r.children);
         if (leader_node_.empty()) {
-          SetLeader(true, "");
+          SetLeader(true, "", 0);
         } else {
           client_->GetData(this, kLeaderData, JoinPath(path_, leader_node_), false);
         }
       } else if (r.rc == ZNONODE) {
         // No election yet: wait for the path to appear.
         leader_node_.clear();
-        SetLeader(true, "");
+        SetLeader(true, "", 0);
         client_->Exists(this, kExists, path_, true);
       }
       break;
     case kLeaderData:
       if (r.rc == ZOK && *r.path == JoinPath(path_, leader_node_)) {
         std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
-        SetLeader(true, std::string(StripProtectedPrefix(data)));
+        SetLeader(true, std::string(StripProtectedPrefix(data)), static_cast<uint64_t>(r.stat->czxid));
       } else if (r.rc == ZNONODE) {
         Check();  // it went meanwhile; the children watch also fires
       }

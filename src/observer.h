@@ -20,6 +20,8 @@ class Observer : public Listener {
   void Destroy();   // takes the client mutex
   // Copies the leader id; returns its length or ZKL_ENOTFOUND.
   int Leader(char *buf, size_t len);
+  // The current leader's term (its node's czxid) or ZKL_ENOTFOUND.
+  int Term(uint64_t *out);
 
   void OnReply(const Reply &reply) override;
   void OnWatch(int type, const std::string &path) override;
@@ -32,7 +34,7 @@ class Observer : public Listener {
  private:
   enum Op { kChildren = 1, kLeaderData, kExists };
   void Check();
-  void SetLeader(bool known, std::string id);
+  void SetLeader(bool known, std::string id, uint64_t term);
 
   std::shared_ptr<Client> client_;
   const std::string path_;
@@ -43,6 +45,7 @@ class Observer : public Listener {
   bool known_ = false;
   std::string leader_;
   std::string leader_node_;
+  uint64_t term_ = 0;
 };
 
 }  // namespace zkl

@@ -30,7 +30,7 @@ TEST(BadInput, NullHandles) {
   EXPECT_EQ(zkl_lock_cancel(nullptr), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_is_held(nullptr), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_destroy(nullptr), ZKL_EBADHANDLE);
-  EXPECT_EQ(zkl_election_start(nullptr), ZKL_EBADHANDLE);
+  EXPECT_EQ(zkl_election_acquire_async(nullptr, -1), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_observer_destroy(nullptr), ZKL_EBADHANDLE);
   // A pointer that was never a handle.
   int not_a_handle = 0;
@@ -83,7 +83,7 @@ TEST_P(BadPath, IsRejected) {
   EXPECT_EQ(zkl_lock_new(c.get(), GetParam().c_str(), &o, &l), ZKL_EBADPATH) << GetParam();
   EXPECT_EQ(l, nullptr);
   zkl_participants *p = nullptr;
-  EXPECT_EQ(zkl_inspect(c.get(), GetParam().c_str(), ZKL_LOCK_FAIR, 1000, &p), ZKL_EBADPATH);
+  EXPECT_EQ(zkl_inspect(c.get(), GetParam().c_str(), InspectLock(ZKL_LOCK_FAIR, 1000), &p), ZKL_EBADPATH);
 }
 
 // Empty, relative, trailing slash, "//", "." and ".." segments, control

@@ -41,8 +41,6 @@ TEST(EventFd, ReadableExactlyWhileEventsArePending) {
   ASSERT_TRUE(Readable(fd, 5000));
   // Wait for both, then take one: still readable (level-triggered).
   for (int spin = 0; spin < 500; ++spin) {
-    uint64_t n = 0;
-    zkl_client_counter(c.get(), ZKL_COUNTER_EVENTS, &n);
     if (zkl_lock_is_held(l1.get()) == 1 && zkl_lock_is_held(l2.get()) == 1) break;
     usleep(10000);
   }
@@ -182,13 +180,13 @@ TEST(Dispatch, MaxEventsLimitsOneCall) {
   ASSERT_EQ(zkl_lock_acquire(l2.get(), 1, 5000), 0);
   while (NextEvent(c.get(), 0)) {}
   uint64_t queued = 0;
-  zkl_client_counter(c.get(), ZKL_COUNTER_EVENTS, &queued);
+  queued = StatCounter(c.get(), "events");
   ASSERT_EQ(zkl_lock_release_async(l1.get(), 1), 0);
   ASSERT_EQ(zkl_lock_release_async(l2.get(), 1), 0);
   for (int spin = 0;; ++spin) {  // both RELEASED events queued
     ASSERT_LT(spin, 500);
     uint64_t n = 0;
-    zkl_client_counter(c.get(), ZKL_COUNTER_EVENTS, &n);
+    n = StatCounter(c.get(), "events");
     if (n == queued + 2) break;
     usleep(10000);
   }

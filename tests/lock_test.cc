@@ -45,10 +45,10 @@ TEST(FairLock, UncontendedCycleCostsThreeRequests) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);  // first one creates parents
   ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
   uint64_t before = 0, after = 0;
-  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &before);
+  before = StatCounter(c.get(), "requests");
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
-  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &after);
+  after = StatCounter(c.get(), "requests");
   EXPECT_EQ(after - before, 3u);  // create + getChildren (pipelined), delete
 }
 
@@ -113,7 +113,7 @@ TEST(FairLock, OneWatchNotificationPerReleaseWithHundredWaiters) {
     uint64_t total = 0;
     for (auto &c : clients) {
       uint64_t n = 0;
-      zkl_client_counter(c.get(), ZKL_COUNTER_WATCH_EVENTS, &n);
+      n = StatCounter(c.get(), "watch_events");
       total += n;
     }
     return total;
@@ -152,10 +152,10 @@ TEST(ReentrantLock, SameOwnerReentersWithoutRoundTrip) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), 42, 5000), 0);
   uint64_t token = Token(l.get());
   uint64_t before = 0, after = 0;
-  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &before);
+  before = StatCounter(c.get(), "requests");
   ASSERT_EQ(zkl_lock_acquire(l.get(), 42, 5000), 0);
   ASSERT_EQ(zkl_lock_try_acquire(l.get(), 42), 0);
-  zkl_client_counter(c.get(), ZKL_COUNTER_REQUESTS, &after);
+  after = StatCounter(c.get(), "requests");
   EXPECT_EQ(after, before);
   EXPECT_EQ(zkl_lock_hold_count(l.get()), 3);
   EXPECT_EQ(Token(l.get()), token);

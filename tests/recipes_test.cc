@@ -343,9 +343,9 @@ TEST_P(Election, EventsFailoverOnExpiryAndResign) {
   ElectionPtr a, b;
   NewElection(c1.get(), path, kind, "alpha", &a);
   NewElection(c2.get(), path, kind, "beta", &b);
-  ASSERT_EQ(zkl_election_start(a.e), 0);
+  ASSERT_EQ(zkl_election_acquire_async(a.e, -1), 0);
   ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_ELECTED, 5000));
-  ASSERT_EQ(zkl_election_start(b.e), 0);
+  ASSERT_EQ(zkl_election_acquire_async(b.e, -1), 0);
   ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
   EXPECT_EQ(zkl_election_is_leader(a.e), 1);
   EXPECT_EQ(zkl_election_is_leader(b.e), 0);
@@ -360,10 +360,10 @@ TEST_P(Election, EventsFailoverOnExpiryAndResign) {
   EXPECT_GT(term_b, term_a);
   ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_NOT_ELECTED, 15000));
   // Resign hands over to alpha.
-  ASSERT_EQ(zkl_election_resign(b.e), 0);
+  ASSERT_EQ(zkl_election_release(b.e), 0);
   ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_ELECTED, 10000));
   EXPECT_EQ(zkl_election_is_leader(a.e), 1);
-  ASSERT_EQ(zkl_election_resign(a.e), 0);
+  ASSERT_EQ(zkl_election_release(a.e), 0);
   EXPECT_TRUE(Eventually([&] { return Children(path).empty(); }));
 }
 
@@ -372,26 +372,36 @@ TEST_P(Election, ObserverReportsLeaderWithoutTakingPart) {
   auto c1 = NewClient(), c2 = NewClient(), obs_client = NewClient();
   std::string path = UniquePath("observer");
   zkl_observer *obs = nullptr;
-  ASSERT_EQ(zkl_observer_new(obs_client.get(), path.c_str(), kind, nullptr, nullptr, &obs), 0);
+  zkl_observer_options oo;
+  ASSERT_EQ(zkl_observer_options_init(&oo, ZKL_OBSERVER_OPTIONS_VERSION), 0);
+  oo.kind = kind;
+  ASSERT_EQ(zkl_observer_new(obs_client.get(), path.c_str(), &oo, &obs), 0);
   char buf[64];
   ASSERT_TRUE(Eventually([&] { return zkl_observer_leader(obs, buf, sizeof buf) == ZKL_ENOTFOUND; }));
   ElectionPtr a, b;
   NewElection(c1.get(), path, kind, "alpha", &a);
   NewElection(c2.get(), path, kind, "beta", &b);
-  ASSERT_EQ(zkl_election_campaign(a.e, 5000), 0);
-  ASSERT_EQ(zkl_election_start(b.e), 0);
+  ASSERT_EQ(zkl_election_acquire(a.e, 5000), 0);
+  ASSERT_EQ(zkl_election_acquire_async(b.e, -1), 0);
   ASSERT_TRUE(Eventually([&] { return zkl_observer_leader(obs, buf, sizeof buf) == 5; }));
   EXPECT_STREQ(buf, "alpha");
   auto ev = WaitForEvent(obs_client.get(), ZKL_EVENT_LEADER_CHANGED, 5000);
   ASSERT_TRUE(ev);
-  ASSERT_EQ(zkl_election_resign(a.e), 0);
+  // The term is the leader's fencing token, and it grows with each leader.
+  uint64_t term_a = 0, term_seen = 0, term_b = 0;
+  ASSERT_EQ(zkl_election_fencing_token(a.e, &term_a), 0);
+  ASSERT_EQ(zkl_observer_term(obs, &term_seen), 0);
+  EXPECT_EQ(term_seen, term_a);
+  ASSERT_EQ(zkl_election_release(a.e), 0);
   ASSERT_TRUE(Eventually([&] {
     return zkl_observer_leader(obs, buf, sizeof buf) == 4 && std::string(buf) == "beta";
   }));
+  ASSERT_EQ(zkl_observer_term(obs, &term_b), 0);
+  EXPECT_GT(term_b, term_a);
   EXPECT_EQ(Children(path).size(), 1u);  // the observer created no node
   // Inspection agrees.
   zkl_participants *p = nullptr;
-  ASSERT_EQ(zkl_inspect(obs_client.get(), path.c_str(), ZKL_INSPECT_ELECTION_BASE + kind, 5000, &p), 0);
+  ASSERT_EQ(zkl_inspect(obs_client.get(), path.c_str(), InspectElection(kind), &p), 0);
   ASSERT_EQ(zkl_participants_count(p), 1);
   EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
   const char *data = nullptr;
@@ -399,8 +409,11 @@ TEST_P(Election, ObserverReportsLeaderWithoutTakingPart) {
   zkl_participants_data(p, 0, &data, &len);
   EXPECT_EQ(std::string(data, len), "beta");
   zkl_participants_free(p);
+  // The last participant leaves: the observer says there is no leader.
+  ASSERT_EQ(zkl_election_release(b.e), 0);
+  ASSERT_TRUE(WaitForEvent(obs_client.get(), ZKL_EVENT_NO_LEADER, 5000));
+  EXPECT_EQ(zkl_observer_term(obs, &term_b), ZKL_ENOTFOUND);
   ASSERT_EQ(zkl_observer_destroy(obs), 0);
-  ASSERT_EQ(zkl_election_resign(b.e), 0);
 }
 
 // The leader is a separate process that is SIGKILLed: its session expires on
@@ -429,7 +442,7 @@ TEST_P(Election, FailoverWhenLeaderProcessIsKilled) {
   auto c = NewClient();
   ElectionPtr e;
   NewElection(c.get(), path, kind, "survivor", &e);
-  ASSERT_EQ(zkl_election_start(e.e), 0);
+  ASSERT_EQ(zkl_election_acquire_async(e.e, -1), 0);
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_NOT_ELECTED, 5000));
   kill(child, SIGKILL);
   int status = 0;
@@ -437,11 +450,11 @@ TEST_P(Election, FailoverWhenLeaderProcessIsKilled) {
   fclose(f);
   // zkl-hold uses the default 10 s session timeout.
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_ELECTED, 30000));
-  ASSERT_EQ(zkl_election_resign(e.e), 0);
+  ASSERT_EQ(zkl_election_release(e.e), 0);
   EXPECT_TRUE(Eventually([&] { return Children(path).empty(); }));
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, Election, ::testing::Values(ZKL_ELECTION_FAIR, ZKL_ELECTION_UNFAIR),
+INSTANTIATE_TEST_SUITE_P(Kinds, Election, ::testing::Values(ZKL_ELECTION_FAIR, ZKL_ELECTION_NONFAIR),
                          [](const auto &param_info) {
                            return param_info.param == ZKL_ELECTION_FAIR ? "Fair" : "Unfair";
                          });
@@ -456,7 +469,7 @@ TEST(Inspect, HoldersAndWaitersInQueueOrder) {
   auto a = NewLock(c1.get(), path), b = NewLock(c2.get(), path), c = NewLock(c3.get(), path);
   ASSERT_NO_FATAL_FAILURE(HoldAndQueue(path, {a.get(), b.get(), c.get()}));
   zkl_participants *p = nullptr;
-  ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), ZKL_LOCK_FAIR, 5000, &p), 0);
+  ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), InspectLock(ZKL_LOCK_FAIR), &p), 0);
   ASSERT_EQ(zkl_participants_count(p), 3);
   EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
   EXPECT_EQ(zkl_participants_is_holder(p, 1), 0);
@@ -492,7 +505,7 @@ TEST(Inspect, ReadWriteHoldersJudgedPerNode) {
   ASSERT_NO_FATAL_FAILURE(HoldAndQueue(path, {r1.get(), w.get(), r2.get()}));
   for (int kind : {ZKL_LOCK_READ, ZKL_LOCK_WRITE}) {
     zkl_participants *p = nullptr;
-    ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), kind, 5000, &p), 0);
+    ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), InspectLock(kind), &p), 0);
     ASSERT_EQ(zkl_participants_count(p), 3);
     EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
     EXPECT_EQ(zkl_participants_is_holder(p, 1), 0);
@@ -517,7 +530,7 @@ TEST(Inspect, SemaphoreUsesTheStoredLeaseCount) {
   ASSERT_EQ(zkl_lock_acquire_async(c.get(), 1, 10000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
   zkl_participants *p = nullptr;
-  ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), ZKL_LOCK_SEMAPHORE, 5000, &p), 0);
+  ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), InspectLock(ZKL_LOCK_SEMAPHORE), &p), 0);
   ASSERT_EQ(zkl_participants_count(p), 3);
   EXPECT_EQ(zkl_participants_is_holder(p, 0), 1);
   EXPECT_EQ(zkl_participants_is_holder(p, 1), 1);
@@ -529,22 +542,34 @@ TEST(Inspect, SemaphoreUsesTheStoredLeaseCount) {
   ASSERT_EQ(zkl_lock_release(c.get(), 1), 0);
 }
 
-TEST(ElectionApi, CampaignAfterStartWaitsToBeElected) {
+// One meaning for a campaign with a timeout: when it runs out, the call has
+// left the election again (no node), as a lock acquire does.
+TEST(ElectionApi, CampaignTimeoutLeavesTheElection) {
   auto c1 = NewClient(), c2 = NewClient();
-  std::string path = UniquePath("campaign-after-start");
+  std::string path = UniquePath("campaign-timeout");
   ElectionPtr a, b;
   NewElection(c1.get(), path, ZKL_ELECTION_FAIR, "alpha", &a);
   NewElection(c2.get(), path, ZKL_ELECTION_FAIR, "beta", &b);
-  ASSERT_EQ(zkl_election_campaign(a.e, 5000), 0);
-  ASSERT_EQ(zkl_election_start(b.e), 0);
-  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
-  EXPECT_EQ(zkl_election_campaign(b.e, 200), ZKL_ETIMEDOUT);  // still queued behind alpha
+  ASSERT_EQ(zkl_election_acquire(a.e, 5000), 0);
+  EXPECT_EQ(zkl_election_acquire(a.e, 5000), 0);  // already leader: at once
+  EXPECT_EQ(zkl_election_acquire(b.e, 200), ZKL_ETIMEDOUT);
   EXPECT_EQ(zkl_election_is_leader(b.e), 0);
-  std::thread resign([&] { zkl_election_resign(a.e); });
-  EXPECT_EQ(zkl_election_campaign(b.e, 10000), 0);
-  resign.join();
+  EXPECT_TRUE(Eventually([&] { return Children(path).size() == 1; }));
+  EXPECT_EQ(zkl_election_try_acquire(b.e), ZKL_EAGAIN);
+  // An async campaign keeps its place; a blocking one meanwhile is EBUSY.
+  ASSERT_EQ(zkl_election_acquire_async(b.e, -1), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
+  EXPECT_EQ(zkl_election_acquire(b.e, 100), ZKL_EBUSY);
+  ASSERT_EQ(zkl_election_release(a.e), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ELECTED, 5000));
   EXPECT_EQ(zkl_election_is_leader(b.e), 1);
-  ASSERT_EQ(zkl_election_resign(b.e), 0);
+  int64_t ms = 0;
+  EXPECT_EQ(zkl_election_valid_for(b.e, &ms), 0);
+  EXPECT_GT(ms, 0);
+  ASSERT_EQ(zkl_election_release(b.e), 0);
+  EXPECT_EQ(zkl_election_release(b.e), ZKL_ENOTHELD);
+  EXPECT_EQ(zkl_election_valid_for(b.e, &ms), ZKL_ENOTHELD);
+  EXPECT_EQ(ms, 0);
 }
 
 }  // namespace

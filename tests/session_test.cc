@@ -54,7 +54,7 @@ TEST(Session, ExpiryDeliversLostAndANewSession) {
   EXPECT_EQ(Children(path).size(), 1u);
   ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
   uint64_t sessions = 0;
-  zkl_client_counter(c.get(), ZKL_COUNTER_SESSIONS, &sessions);
+  sessions = StatCounter(c.get(), "sessions");
   EXPECT_EQ(sessions, 2u);
 }
 

@@ -684,7 +684,7 @@ static void parse_run(const char *sub, int argc, char **argv, struct common *co,
       ro->kind = k;
     } else if (election && (is(&s, "--fair") || is(&s, "--unfair"))) {
       no_value(&s);
-      int k = is(&s, "--fair") ? ZKL_ELECTION_FAIR : ZKL_ELECTION_UNFAIR;
+      int k = is(&s, "--fair") ? ZKL_ELECTION_FAIR : ZKL_ELECTION_NONFAIR;
       if (kind_opt && ro->kind != k) usage_error(sub, "--fair and --unfair exclude each other");
       kind_opt = argv[i];
       ro->kind = k;
@@ -922,7 +922,7 @@ static int cmd_elect(int argc, char **argv) {
     bad_path(ro.path, rc);
   }
   wait_connected(c, &co, sfd);
-  rc = zkl_election_start(e);
+  rc = zkl_election_acquire_async(e, -1);
   if (rc != 0) {
     zkl_client_destroy(c);
     die(EXIT_ZKL, "cannot join the election %s: %s", ro.path, zkl_strerror(rc));
@@ -1005,8 +1005,10 @@ static int cmd_elect(int argc, char **argv) {
           break;
         }
         case ZKL_EVENT_ELECTED:
-          if (running && !lost) info("reconnected in time: still the leader");
-          else want_start = 1;
+          if (!running || lost) want_start = 1;
+          break;
+        case ZKL_EVENT_RESTORED:
+          info("reconnected in time: still the leader");
           break;
         case ZKL_EVENT_NOT_ELECTED:
           info("not the leader: waiting in line");
@@ -1160,8 +1162,8 @@ static int cmd_status(int argc, char **argv) {
   else if (strcmp(kind, "read-write") == 0) ikind = ZKL_LOCK_WRITE;
   else if (strcmp(kind, "semaphore") == 0) ikind = ZKL_LOCK_SEMAPHORE;
   else if (strcmp(kind, "nonfair") == 0) ikind = ZKL_LOCK_NONFAIR;
-  else if (strcmp(kind, "election-fair") == 0) ikind = ZKL_INSPECT_ELECTION_BASE + ZKL_ELECTION_FAIR;
-  else if (strcmp(kind, "election-unfair") == 0) ikind = ZKL_INSPECT_ELECTION_BASE + ZKL_ELECTION_UNFAIR;
+  else if (strcmp(kind, "election-fair") == 0) ikind = -ZKL_ELECTION_FAIR;
+  else if (strcmp(kind, "election-unfair") == 0) ikind = -ZKL_ELECTION_NONFAIR;
   else {
     char list[200] = "";
     for (size_t k = 0; k < sizeof status_kinds / sizeof status_kinds[0]; k++) {
@@ -1176,7 +1178,11 @@ static int cmd_status(int argc, char **argv) {
   int sfd;
   zkl_client *c = connect_for_query(&co, &sfd);
   zkl_participants *p = NULL;
-  int rc = zkl_inspect(c, path, ikind, co.connect_timeout_ms, &p);
+  zkl_inspect_options io;
+  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+  if (ikind < 0) io.election_kind = -ikind; else io.lock_kind = ikind;
+  io.timeout_ms = co.connect_timeout_ms;
+  int rc = zkl_inspect(c, path, &io, &p);
   if (rc != 0) {
     zkl_client_destroy(c);
     if (rc == ZKL_EBADPATH) bad_path(path, rc);
@@ -1288,7 +1294,7 @@ static int cmd_leader(int argc, char **argv) {
     } else if (common_option(&s, &co)) {
     } else if (is(&s, "--unfair")) {
       no_value(&s);
-      kind = ZKL_ELECTION_UNFAIR;
+      kind = ZKL_ELECTION_NONFAIR;
     } else if (is(&s, "--fair")) {
       no_value(&s);
       kind = ZKL_ELECTION_FAIR;
@@ -1307,7 +1313,11 @@ static int cmd_leader(int argc, char **argv) {
   zkl_client *c = connect_for_query(&co, &sfd);
   if (!watch) {
     zkl_participants *p = NULL;
-    int rc = zkl_inspect(c, path, ZKL_INSPECT_ELECTION_BASE + kind, co.connect_timeout_ms, &p);
+    zkl_inspect_options io;
+    zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+    io.election_kind = kind;
+    io.timeout_ms = co.connect_timeout_ms;
+    int rc = zkl_inspect(c, path, &io, &p);
     if (rc != 0) {
       zkl_client_destroy(c);
       if (rc == ZKL_EBADPATH) bad_path(path, rc);
@@ -1331,7 +1341,10 @@ static int cmd_leader(int argc, char **argv) {
   }
 
   zkl_observer *o = NULL;
-  int rc = zkl_observer_new(c, path, kind, NULL, NULL, &o);
+  zkl_observer_options oo;
+  zkl_observer_options_init(&oo, ZKL_OBSERVER_OPTIONS_VERSION);
+  oo.kind = kind;
+  int rc = zkl_observer_new(c, path, &oo, &o);
   if (rc != 0) {
     zkl_client_destroy(c);
     bad_path(path, rc);
@@ -1352,7 +1365,7 @@ static int cmd_leader(int argc, char **argv) {
     }
     zkl_event *ev = NULL;
     while (zkl_client_next_event(c, &ev) == 0) {
-      if (zkl_event_type(ev) == ZKL_EVENT_LEADER_CHANGED) {
+      if (zkl_event_type(ev) == ZKL_EVENT_LEADER_CHANGED || zkl_event_type(ev) == ZKL_EVENT_NO_LEADER) {
         const char *data = NULL;
         size_t len = 0;
         zkl_event_data(ev, &data, &len);

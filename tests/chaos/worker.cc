@@ -175,7 +175,7 @@ void NewHandle(Slot &s) {
   if (IsElection(s)) {
     zkl_election_options eo;
     zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
-    eo.kind = s.recipe == Recipe::kElectionFair ? ZKL_ELECTION_FAIR : ZKL_ELECTION_UNFAIR;
+    eo.kind = s.recipe == Recipe::kElectionFair ? ZKL_ELECTION_FAIR : ZKL_ELECTION_NONFAIR;
     eo.id = g_opt.id.c_str();
     rc = zkl_election_new(g_client, s.path.c_str(), &eo, &s.election);
   } else {
@@ -403,7 +403,7 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
            IsElection(s) ? "resigned" : "released");
   }
   if (IsElection(s)) {
-    int rc = zkl_election_resign(s.election);
+    int rc = zkl_election_release(s.election);
     CountRc("resign", rc);
     if (rc != 0 && rc != ZKL_ENOTHELD) ReplaceHandle(s);
     return;
@@ -479,20 +479,20 @@ void OneElectionRound(Slot &s) {
   op.slot = &s;
   Drain(nullptr);
   if (Rand(0, 1) == 0) {
-    int rc = zkl_election_campaign(s.election, g_opt.acquire_timeout);
+    int rc = zkl_election_acquire(s.election, g_opt.acquire_timeout);
     CountRc("campaign", rc);
     if (rc != 0) {
       if (rc != ZKL_ETIMEDOUT) {
-        zkl_election_resign(s.election);
+        zkl_election_release(s.election);
         if (rc != ZKL_ECONNECTION && rc != ZKL_ESESSION) ReplaceHandle(s);
       }
       return;
     }
   } else {
-    int rc = zkl_election_start(s.election);
+    int rc = zkl_election_acquire_async(s.election, -1);
     CountRc("start", rc);
     if (rc != 0) {
-      zkl_election_resign(s.election);
+      zkl_election_release(s.election);
       ReplaceHandle(s);
       return;
     }
@@ -502,7 +502,7 @@ void OneElectionRound(Slot &s) {
       op.got_result = false;
       if (!AwaitResult(&op, (deadline - MonotonicNs()) / 1000000, false) || g_stop) {
         Count("start:not-elected");
-        CountRc("resign", zkl_election_resign(s.election));
+        CountRc("resign", zkl_election_release(s.election));
         return;
       }
       if (op.error == 0 && Held(s)) break;

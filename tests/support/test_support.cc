@@ -187,4 +187,35 @@ void ExpireClientSession(zkl_client *c) {
                             std::string(passwd, sizeof passwd)));
 }
 
+InspectOpts InspectLock(int kind, int64_t timeout_ms) {
+  InspectOpts opts;
+  zkl_inspect_options_init(&opts.o, ZKL_INSPECT_OPTIONS_VERSION);
+  opts.o.lock_kind = kind;
+  opts.o.timeout_ms = timeout_ms;
+  return opts;
+}
+
+InspectOpts InspectElection(int kind, int64_t timeout_ms) {
+  InspectOpts opts = InspectLock(ZKL_LOCK_FAIR, timeout_ms);
+  opts.o.election_kind = kind;
+  return opts;
+}
+
+uint64_t StatCounter(zkl_client *c, const std::string &name) {
+  char *json = nullptr;
+  if (zkl_client_stats(c, &json, nullptr) != 0) {
+    ADD_FAILURE() << "zkl_client_stats failed";
+    return 0;
+  }
+  std::string doc(json);
+  zkl_free(json);
+  std::string key = "\"" + name + "\":";
+  size_t at = doc.find(key);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no counter " << name << " in " << doc;
+    return 0;
+  }
+  return std::stoull(doc.substr(at + key.size()));
+}
+
 }  // namespace zkl_test

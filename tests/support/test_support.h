@@ -50,6 +50,19 @@ bool Exists(const std::string &path);
 void DeleteRecursive(const std::string &path);
 int64_t EphemeralOwner(const std::string &path);  // 0 when absent
 
+// Options for zkl_inspect / zkl_revoke naming a lock or an election kind
+// (converts to the pointer the calls take; lives for the full expression).
+struct InspectOpts {
+  zkl_inspect_options o;
+  operator const zkl_inspect_options *() const { return &o; }
+};
+InspectOpts InspectLock(int kind, int64_t timeout_ms = 5000);
+InspectOpts InspectElection(int kind, int64_t timeout_ms = 5000);
+
+// A counter of the client's statistics document ("requests",
+// "watch_events", "events", "sessions", "heartbeats", ...).
+uint64_t StatCounter(zkl_client *c, const std::string &name);
+
 // Expires the client's current session on the server.
 void ExpireClientSession(zkl_client *c);
 

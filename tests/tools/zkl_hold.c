@@ -33,7 +33,7 @@ static void hold(long hold_ms) {
 static int parse_kind(const char *s, int *kind, int *leases) {
   if (strcmp(s, "fair") == 0) *kind = ZKL_LOCK_FAIR;
   else if (strcmp(s, "election-fair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_FAIR);
-  else if (strcmp(s, "election-unfair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_UNFAIR);
+  else if (strcmp(s, "election-unfair") == 0) *kind = ELECTION_KIND(ZKL_ELECTION_NONFAIR);
   else if (strcmp(s, "reentrant") == 0) *kind = ZKL_LOCK_REENTRANT;
   else if (strcmp(s, "nonfair") == 0) *kind = ZKL_LOCK_NONFAIR;
   else if (strcmp(s, "read") == 0) *kind = ZKL_LOCK_READ;
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
     eo.id = id;
     zkl_election *e = NULL;
     rc = zkl_election_new(c, argv[i + 1], &eo, &e);
-    if (rc == 0) rc = zkl_election_campaign(e, timeout_ms);
+    if (rc == 0) rc = zkl_election_acquire(e, timeout_ms);
     if (rc != 0) {
       fprintf(stderr, "zkl-hold: campaign: %s\n", zkl_strerror(rc));
       zkl_client_destroy(c);
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
     printf("elected %llu\n", (unsigned long long)term);
     fflush(stdout);
     hold(hold_ms);
-    rc = zkl_election_resign(e);
+    rc = zkl_election_release(e);
     printf("resigned\n");
     fflush(stdout);
     zkl_election_destroy(e);

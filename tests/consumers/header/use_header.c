@@ -18,9 +18,9 @@ int main(void) {
   int rc = zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
   rc |= zkl_lock_options_init(&lo, ZKL_LOCK_OPTIONS_VERSION);
   rc |= zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION);
-  co.session_cb = cb;
+  co.cb = cb;
   lo.kind = ZKL_LOCK_SEMAPHORE;
-  eo.kind = ZKL_ELECTION_UNFAIR;
+  eo.kind = ZKL_ELECTION_NONFAIR;
   if (rc != 0 || zkl_version() != ZKL_VERSION_MAJOR * 10000 + ZKL_VERSION_MINOR * 100 + ZKL_VERSION_PATCH) {
     printf("header mismatch: rc %d, library %d\n", rc, zkl_version());
     return 1;
