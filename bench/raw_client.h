@@ -3,7 +3,7 @@
 // cycles in flight.
 #pragma once
 
-#include <zookeeper/zookeeper.h>
+#include <zookeeper.h>
 
 #include <algorithm>
 #include <atomic>

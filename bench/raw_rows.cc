@@ -1,7 +1,7 @@
 // The raw limits, with the bare ZooKeeper C client: the minimal synchronous
 // lock cycle (create EPHEMERAL_SEQUENTIAL, then delete it) and the same
 // pipelined (the server's write ceiling). Also the JIT warm-up.
-#include <zookeeper/zookeeper.h>
+#include <zookeeper.h>
 
 #include <atomic>
 #include <condition_variable>

@@ -7,7 +7,6 @@
 
 #include "client.h"
 #include "contender.h"
-#include "errors.h"
 #include "inspect.h"
 #include "observer.h"
 #include "paths.h"
@@ -126,6 +125,21 @@ int InspectRule(const zkl_inspect_options *opts, std::unique_ptr<zkl::Rule> *rul
 const zkl::Participant *ParticipantAt(const zkl_participants *p, size_t i, int *rc) {
   *rc = !p ? ZKL_EINVAL : i >= p->list.size() ? ZKL_ERANGE : ZKL_OK;
   return *rc == ZKL_OK ? &p->list[i] : nullptr;
+}
+
+// The next event worth handing out: events of a handle destroyed since they
+// were queued are dropped; log lines are counted out of the log budget.
+std::unique_ptr<zkl_event> NextEvent(Client &client) {
+  for (;;) {
+    std::unique_ptr<zkl_event> ev = client.queue().Pop();
+    if (!ev) return nullptr;
+    if (ev->type == ZKL_EVENT_LOG) client.LogDelivered();
+    if (ev->handle && !zkl::LookupHandle(reinterpret_cast<void *>(ev->handle->public_id()),
+                                         ev->handle->kind())) {
+      continue;
+    }
+    return ev;
+  }
 }
 
 // Registers a new listener handle with its client.
@@ -307,7 +321,7 @@ int zkl_client_stats(zkl_client *c, char **json, size_t *len) {
 int zkl_client_fd(zkl_client *c) {
   return Guard([&] {
     auto client = GetClient(c);
-    return client ? client->queue().fd() : ZKL_EBADHANDLE;
+    return client ? client->Fd() : ZKL_EBADHANDLE;
   });
 }
 
@@ -315,21 +329,22 @@ int zkl_client_dispatch(zkl_client *c, int max_events) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
+    client->DriveNow();  // host mode: the I/O first
     // Only the events pending at entry: a callback that causes new events
     // cannot keep this call running forever.
     size_t budget = client->queue().size();
     if (max_events > 0 && static_cast<size_t>(max_events) < budget) budget = max_events;
     int delivered = 0;
     for (size_t i = 0; i < budget; ++i) {
-      std::unique_ptr<zkl_event> ev = client->queue().Pop();
+      std::unique_ptr<zkl_event> ev = NextEvent(*client);
       if (!ev) break;
-      // Events of a handle destroyed since they were queued are dropped.
-      if (ev->handle && !zkl::LookupHandle(reinterpret_cast<void *>(ev->handle->public_id()),
-                                           ev->handle->kind())) {
-        continue;
-      }
       if (!zkl::LookupHandle(c, HandleKind::kClient)) break;  // destroyed by a callback
-      if (ev->cb) {
+      if (ev->type == ZKL_EVENT_LOG) {
+        if (zkl_log_cb log = client->log_cb()) {
+          log(ev->log_level, ev->log_component.c_str(), ev->data.c_str(), client->log_user_data());
+          ++delivered;
+        }
+      } else if (ev->cb) {
         ev->cb(ev.get(), ev->user_data);
         ++delivered;
       }
@@ -343,16 +358,11 @@ int zkl_client_next_event(zkl_client *c, zkl_event **out) {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
     if (!out) return ZKL_EINVAL;
-    for (;;) {
-      std::unique_ptr<zkl_event> ev = client->queue().Pop();
-      if (!ev) return ZKL_EAGAIN;
-      if (ev->handle && !zkl::LookupHandle(reinterpret_cast<void *>(ev->handle->public_id()),
-                                           ev->handle->kind())) {
-        continue;
-      }
-      *out = ev.release();
-      return ZKL_OK;
-    }
+    client->DriveNow();
+    std::unique_ptr<zkl_event> ev = NextEvent(*client);
+    if (!ev) return ZKL_EAGAIN;
+    *out = ev.release();
+    return ZKL_OK;
   });
 }
 
@@ -360,7 +370,7 @@ int zkl_client_wait(zkl_client *c, int64_t timeout_ms) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    return client->queue().Wait(timeout_ms) ? 1 : 0;
+    return client->WaitForEvent(timeout_ms);
   });
 }
 
@@ -368,7 +378,7 @@ int zkl_client_wakeup(zkl_client *c) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    client->queue().Wakeup();
+    client->Wakeup();
     return ZKL_OK;
   });
 }

@@ -1,19 +1,15 @@
 #include "client.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 
-#include "errors.h"
 #include "json.h"
 #include "paths.h"
 
 namespace zkl {
 
-// The context of one asynchronous request: who asked, on which zhandle.
+// The context of one asynchronous request: who asked, on which session.
 struct Request {
-  Client *client;
   std::weak_ptr<Listener> listener;  // empty for heartbeats
   uint64_t generation;
   int op;
@@ -21,85 +17,28 @@ struct Request {
   absl::Time sent;
 };
 
-// The server sent this answer (as opposed to the client library making it up
-// on a connection loss or close): so it heard the request.
-static bool ServerAnswered(int rc) {
-  return rc == ZOK || (rc <= ZAPIERROR && rc != ZCLOSING && rc != ZNOTHING &&
-                       rc != ZINVALIDCALLBACK && rc != ZNOWATCHER);
-}
-
-// Static trampolines from the ZooKeeper C client into Client/Listener.
-struct ZkCallbacks {
-  static void Global(zhandle_t *zh, int type, int state, const char *, void *ctx) {
-    if (type == ZOO_SESSION_EVENT) static_cast<Client *>(ctx)->OnSessionEvent(zh, state);
-  }
-
-  static void Node(zhandle_t *zh, int type, int, const char *path, void *ctx) {
-    if (type == ZOO_SESSION_EVENT) return;  // state is tracked by Global
-    auto *client = static_cast<Client *>(const_cast<void *>(zoo_get_context(zh)));
-    client->OnNodeWatch(zh, reinterpret_cast<uintptr_t>(ctx), type, path ? path : "");
-  }
-
-  // Delivers `reply` to the request's listener unless the request is stale.
-  static void Deliver(const void *data, Reply reply) {
-    std::unique_ptr<Request> req(static_cast<Request *>(const_cast<void *>(data)));
-    Client *client = req->client;
-    MutexLock lock(&client->mu_);
-    client->outstanding_.erase(req.get());
-    if (req->generation != client->generation_ || client->closed_) return;
-    if (ServerAnswered(reply.rc)) client->heard_since_ = std::max(client->heard_since_, req->sent);
-    std::shared_ptr<Listener> l = req->listener.lock();
-    if (!l) return;
-    reply.op = req->op;
-    reply.path = &req->path;
-    l->OnReply(reply);
-  }
-
-  static void StringStat(int rc, const char *value, const struct Stat *stat, const void *data) {
-    Reply r;
-    r.rc = rc;
-    r.value = value;
-    r.stat = stat;
-    Deliver(data, r);
-  }
-  static void Void(int rc, const void *data) {
-    Reply r;
-    r.rc = rc;
-    Deliver(data, r);
-  }
-  static void Strings(int rc, const struct String_vector *strings, const void *data) {
-    Reply r;
-    r.rc = rc;
-    r.children = strings;
-    Deliver(data, r);
-  }
-  static void Data(int rc, const char *value, int len, const struct Stat *stat, const void *data) {
-    Reply r;
-    r.rc = rc;
-    r.data = value;
-    r.data_len = len;
-    r.stat = stat;
-    Deliver(data, r);
-  }
-  static void Stat(int rc, const struct Stat *stat, const void *data) {
-    Reply r;
-    r.rc = rc;
-    r.stat = stat;
-    Deliver(data, r);
-  }
-  static void IgnoreVoid(int, const void *) {}
-};
-
 namespace {
 
-std::once_flag quiet_zookeeper_log;
+// Log lines waiting for dispatch beyond this are dropped (and counted), so a
+// host that never dispatches cannot make zkl grow without bound.
+constexpr size_t kMaxPendingLogs = 1000;
 
-// The ZooKeeper C client logs every refused connection on stderr. zkl is a
-// library: it stays silent unless ZKL_ZOOKEEPER_LOG is set in the
-// environment (then the client's messages go to stderr as usual).
-void ZooKeeperLog(const char *message) {
-  static const bool enabled = getenv("ZKL_ZOOKEEPER_LOG") != nullptr;
-  if (enabled) fprintf(stderr, "%s\n", message);
+const char *LevelName(int level) {
+  static const char *names[] = {"off", "error", "warn", "info", "debug"};
+  return level >= 0 && level <= ZKL_LOG_DEBUG ? names[level] : "?";
+}
+
+const char *StateName(int state) {
+  switch (state) {
+    case ZKL_SESSION_CONNECTING: return "connecting";
+    case ZKL_SESSION_CONNECTED: return "connected";
+    case ZKL_SESSION_SUSPENDED: return "suspended";
+    case ZKL_SESSION_RECONNECTED: return "reconnected";
+    case ZKL_SESSION_LOST: return "lost";
+    case ZKL_SESSION_CLOSED: return "closed";
+    case ZKL_SESSION_AUTH_FAILED: return "auth_failed";
+    default: return "unknown";
+  }
 }
 
 }  // namespace
@@ -115,114 +54,284 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
     return ZKL_EINVAL;
   }
   if (opts.io != ZKL_IO_THREAD && opts.io != ZKL_IO_HOST) return ZKL_EINVAL;
+  if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
+  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
+  if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
   if (opts.tls_insecure_skip_hostname_check != 0 && opts.tls_insecure_skip_hostname_check != 1) {
     return ZKL_EINVAL;
   }
   // Not yet implemented by this build.
-  if (opts.io == ZKL_IO_HOST || opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr ||
-      opts.stats_interval_ms > 0) {
+  if (opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr || opts.stats_interval_ms > 0 ||
+      opts.connect_timeout_ms > 0) {
     return ZKL_ENOTSUP;
   }
-  if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
-  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
-  if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
-  std::string connect = opts.servers;
+  std::string hosts = opts.servers;
   if (opts.chroot != nullptr && opts.chroot[0] != '\0') {
     if (ValidatePath(opts.chroot) != ZKL_OK) return ZKL_EBADPATH;
-    connect += opts.chroot;
+    hosts += opts.chroot;
   }
 
-  std::call_once(quiet_zookeeper_log, [] {
-    zoo_set_debug_level(getenv("ZKL_ZOOKEEPER_LOG") ? ZOO_LOG_LEVEL_INFO : ZOO_LOG_LEVEL_ERROR);
-  });
-
   std::shared_ptr<Client> c(new Client());
-  c->connect_ = std::move(connect);
-  c->requested_timeout_ms_ = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
+  c->connect_.hosts = std::move(hosts);
+  c->connect_.session_timeout_ms = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
+  c->connect_.creator_acl = opts.acl == ZKL_ACL_CREATOR;
+  if (opts.digest_auth) c->connect_.digest = opts.digest_auth;
   c->lost_after_ms_ = opts.lost_after_ms;
-  c->digest_ = opts.digest_auth ? opts.digest_auth : "";
-  c->acl_mode_ = opts.acl;
+  c->host_driven_ = opts.io == ZKL_IO_HOST;
   c->session_cb_ = opts.cb;
   c->session_user_data_ = opts.user_data;
-  // Creator-only nodes: the authenticated identity that made a node may do
-  // anything with it (and, on parents, with its children); the world reads.
-  c->acl_entries_[0].perms = ZOO_PERM_ALL;
-  c->acl_entries_[0].id.scheme = const_cast<char *>("auth");
-  c->acl_entries_[0].id.id = const_cast<char *>("");
-  c->acl_entries_[1].perms = ZOO_PERM_READ;
-  c->acl_entries_[1].id.scheme = const_cast<char *>("world");
-  c->acl_entries_[1].id.id = const_cast<char *>("anyone");
-  c->acl_.count = 2;
-  c->acl_.data = c->acl_entries_;
+  c->log_cb_ = opts.log_cb;
+  c->log_user_data_ = opts.log_user_data;
+  // With a callback the default is WARN; without one nothing is printed
+  // unless a level was asked for.
+  c->log_level_ = opts.log_level != ZKL_LOG_OFF ? opts.log_level : opts.log_cb ? ZKL_LOG_WARN : 0;
+  c->connect_.log_level = c->log_level_;
   {
     MutexLock lock(&c->mu_);
     c->connecting_since_ = MonoNow();
-    int rc = c->StartSession();
-    if (rc != ZKL_OK) return rc;
+    if (int rc = c->StartSession()) return rc;
   }
-  c->maintenance_ = std::thread([raw = c.get()] { raw->MaintenanceLoop(); });
+  if (c->host_driven_) {
+    // Pending events make the host's fd readable too; and a first round of
+    // the host's dispatch starts connecting.
+    c->loop_.WatchExtra(c->queue_.fd());
+    c->loop_.Wake();
+  } else {
+    c->io_thread_ = std::thread([raw = c.get()] { raw->IoThreadMain(); });
+  }
   *out = std::move(c);
   return ZKL_OK;
 }
 
 int Client::StartSession() {
-  ++generation_;
-  zh_ = zookeeper_init2(connect_.c_str(), &ZkCallbacks::Global, requested_timeout_ms_,
-                        nullptr, this, 0, &ZooKeeperLog);
-  if (zh_ == nullptr) return errno == EINVAL ? ZKL_EINVAL : ZKL_ECONNECTION;
-  // The C client otherwise re-resolves the host list (getaddrinfo + srand)
-  // on every I/O loop iteration; reconnects still resolve.
-  zoo_set_servers_resolution_delay(zh_, -1);
-  if (!digest_.empty()) {
-    zoo_add_auth(zh_, "digest", digest_.data(), static_cast<int>(digest_.size()),
-                 &ZkCallbacks::IgnoreVoid, nullptr);
+  int error = ZKL_OK;
+  session_ = ZkSession::Open(connect_, this, &error);
+  return session_ ? ZKL_OK : error;
+}
+
+void Client::EndSession() {
+  if (!session_) return;
+  // Bump the generation first: the completions the close runs (kClosing)
+  // and anything still on its way are stale.
+  uint64_t ended = generation_++;
+  std::unique_ptr<ZkSession> old = std::move(session_);
+  old.reset();
+  FreeAbandonedRequests(ended);
+}
+
+void Client::IoThreadMain() {
+  for (;;) {
+    {
+      MutexLock lock(&mu_);
+      if (stop_) return;
+    }
+    loop_.RunOnce(&mu_, this, -1);
   }
-  return ZKL_OK;
 }
 
 void Client::Close() {
-  zhandle_t *zh = nullptr;
-  std::vector<std::shared_ptr<Listener>> listeners;
-  absl::flat_hash_map<uint64_t, std::shared_ptr<Listener>> retiring;
   {
     MutexLock lock(&mu_);
     if (!closed_) {
       closed_ = true;
-      listeners = LiveListeners();
-      for (auto &l : listeners) l->OnClientClosed();
+      for (auto &l : LiveListeners()) l->OnClientClosed();
       SetState(ZKL_SESSION_CLOSED);
+      Log(ZKL_LOG_INFO, "zkl", "client closed");
       // Destroyed handles waiting to clean up: the closing session does it.
-      retiring.swap(retiring_);
+      retiring_.clear();
     }
     stop_ = true;
-    maintenance_wakeup_.SignalAll();
     changed_.SignalAll();
   }
-  if (maintenance_.joinable() && maintenance_.get_id() != std::this_thread::get_id()) {
-    maintenance_.join();
+  loop_.Wake();
+  if (io_thread_.joinable() && io_thread_.get_id() != std::this_thread::get_id()) {
+    io_thread_.join();
   }
-  uint64_t closed_generation;
+  MutexLock lock(&mu_);
+  while (driving_) changed_.Wait(&mu_);  // a host thread inside the loop
+  EndSession();  // closes the session on the server (bounded wait)
+}
+
+// ---------------------------------------------------------------------------
+// The loop
+// ---------------------------------------------------------------------------
+
+void Client::PrepareIo(IoPlan *plan) {
+  plan->deadline = NextDeadline();
+  if (session_ && !stop_) {
+    ZkSession::Interest in;
+    ZkRc rc = session_->GetInterest(&in);
+    plan->fd = in.fd;
+    plan->read = in.read;
+    plan->write = in.write;
+    // An unusable session has nothing to wait for (its renewal is due).
+    if (rc != ZkRc::kInvalidState) {
+      plan->deadline = std::min(plan->deadline, MonoNow() + absl::Milliseconds(in.timeout_ms));
+    }
+    // The interest call may have run callbacks that made work due now.
+    plan->deadline = std::min(plan->deadline, NextDeadline());
+  }
+  if (stop_) plan->deadline = absl::InfinitePast();
+  planned_ = *plan;
+  loop_waiting_ = true;
+}
+
+void Client::OnIo(bool readable, bool writable, bool woken) {
+  loop_waiting_ = false;
+  if (session_ && (readable || writable)) session_->Process(readable, writable);
+  RunDueWork();
+  if (host_driven_) {
+    // The host polls what this round registered until it dispatches again:
+    // if the work done here changed that (e.g. requests now wait to be
+    // written), make its fd readable so that it comes back.
+    loop_waiting_ = true;
+    KickLoop();
+  }
+}
+
+void Client::KickLoop() {
+  // The loop plans again before it waits next; only a loop asleep on a plan
+  // that no longer fits needs a wakeup (each one costs a context switch).
+  // Never nested: asking the session for its interest may run callbacks.
+  if (!loop_waiting_ || kicking_) return;
+  kicking_ = true;
+  bool wake = NextDeadline() < planned_.deadline;
+  if (!wake && session_) {
+    ZkSession::Interest in;
+    if (session_->GetInterest(&in) != ZkRc::kInvalidState) {
+      wake = in.fd != planned_.fd || (in.write && !planned_.write) ||
+             MonoNow() + absl::Milliseconds(in.timeout_ms) < planned_.deadline;
+    }
+  }
+  kicking_ = false;
+  if (wake && loop_waiting_) {
+    loop_waiting_ = false;
+    loop_.Wake();
+  }
+}
+
+absl::Time Client::NextDeadline() const {
+  if (renew_session_ || stop_) return absl::InfinitePast();
+  absl::Time next = std::min(lost_deadline_, HeartbeatDue());
+  if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
+  if (held_ > 0 && !bound_lapsed_ && connected()) next = std::min(next, LeaseDeadline());
+  return next;
+}
+
+void Client::RunDueWork() {
+  if (renew_session_ && !closed_) {
+    renew_session_ = false;
+    EndSession();
+    connecting_since_ = MonoNow();
+    if (int rc = StartSession()) {
+      // Could not even allocate a handle: try again shortly.
+      Log(ZKL_LOG_ERROR, "zkl", std::string("cannot start a session: ") + zkl_strerror(rc));
+      renew_session_ = true;
+    }
+  }
+  absl::Time now = MonoNow();
+  if (lost_deadline_ <= now) {
+    // Disconnected too long: the server may soon expire the session, so
+    // give it up now (its nodes die with it) and start a new one.
+    Log(ZKL_LOG_WARN, "zkl", "disconnected past the safety bound: giving the session up");
+    SessionLost(ZKL_ESESSION);
+    return;  // the renewal is due at once: the loop comes back immediately
+  }
+  if (held_ > 0 && connected() && !bound_lapsed_ && LeaseDeadline() <= now) {
+    // Connected, but not heard from for as long as is safe: the server may
+    // be about to expire the session. Holds are suspended until it answers.
+    bound_lapsed_ = true;
+    Log(ZKL_LOG_WARN, "zkl", "no answer from the server within the safety bound: holds suspended");
+    for (auto &l : LiveListeners()) l->OnSuspended();
+  }
+  if (HeartbeatDue() <= now && session_) {
+    // Keep proof that the server hears us recent enough for the bound above
+    // to leave room for a reconnect.
+    heartbeat_sent_ = now;
+    ++heartbeats_;
+    Submit(NewRequest(nullptr, 0, "/"), [&](Request *req) { return session_->Exists(req, "/", 0); });
+  }
+  while (!timers_.empty() && timers_.begin()->first <= now) {
+    uint64_t id = timers_.begin()->second;
+    timers_.erase(timers_.begin());
+    timer_of_.erase(id);
+    auto it = listeners_.find(id);
+    if (it == listeners_.end()) continue;
+    if (auto l = it->second.lock()) l->OnTimer();
+  }
+}
+
+bool Client::Await(absl::Time deadline) {
+  if (!host_driven_ || driving_ || handover_ || stop_) return WaitUntil(changed_, &mu_, deadline);
+  // Host mode: nobody else runs the I/O, so the waiting thread does.
+  driving_ = true;
+  int64_t ms = -1;
+  if (deadline != absl::InfiniteFuture()) {
+    ms = std::max<int64_t>(0, absl::ToInt64Milliseconds(absl::Ceil(deadline - MonoNow(), absl::Milliseconds(1))));
+  }
+  mu_.Unlock();
+  loop_.RunOnce(&mu_, this, ms);
+  mu_.Lock();
+  driving_ = false;
+  changed_.SignalAll();  // another waiter, or a dispatch, may take over
+  return MonoNow() >= deadline;
+}
+
+void Client::Changed() { changed_.SignalAll(); }
+
+void Client::DriveNow() {
+  if (!host_driven_) return;
   {
     MutexLock lock(&mu_);
-    zh = zh_;
-    zh_ = nullptr;
-    closed_generation = generation_++;
+    if (driving_) {
+      // A blocking call on another thread is inside the loop, possibly for
+      // long: ask it to let go (it does at once) and take this round here,
+      // so that the host's dispatch always makes progress.
+      handover_ = true;
+      loop_.Wake();
+      while (driving_) changed_.Wait(&mu_);
+    }
+    driving_ = true;
   }
-  // Outside the mutex: closing runs the remaining completions, which take it.
-  if (zh != nullptr) zookeeper_close(zh);
+  loop_.RunOnce(&mu_, this, 0);
   MutexLock lock(&mu_);
-  FreeAbandonedRequests(closed_generation);
+  driving_ = false;
+  handover_ = false;
+  changed_.SignalAll();
 }
 
-bool Client::zk_connected() const {
-  return zh_ != nullptr && zoo_state(zh_) == ZOO_CONNECTED_STATE;
+int Client::Fd() const { return host_driven_ ? loop_.fd() : queue_.fd(); }
+
+int Client::WaitForEvent(int64_t timeout_ms) {
+  if (!host_driven_) return queue_.Wait(timeout_ms) ? 1 : 0;
+  absl::Time deadline = MonoDeadline(timeout_ms);
+  MutexLock lock(&mu_);
+  for (;;) {
+    if (wakeup_) {
+      wakeup_ = false;
+      return 0;
+    }
+    if (queue_.size() > 0) return 1;
+    if (Await(deadline)) return queue_.size() > 0 ? 1 : 0;
+  }
 }
 
-void Client::Retire(std::shared_ptr<Listener> l) {
-  if (closed_) return;  // the closed session took every node with it
-  uint64_t id = l->public_id();
-  retiring_[id] = std::move(l);
+void Client::Wakeup() {
+  if (!host_driven_) {
+    queue_.Wakeup();
+    return;
+  }
+  MutexLock lock(&mu_);
+  wakeup_ = true;
+  changed_.SignalAll();
+  loop_.Wake();
 }
+
+// ---------------------------------------------------------------------------
+// Session state
+// ---------------------------------------------------------------------------
+
+bool Client::zk_connected() const { return session_ && session_->connected(); }
 
 bool Client::connected() const {
   return state_ == ZKL_SESSION_CONNECTED || state_ == ZKL_SESSION_RECONNECTED;
@@ -247,6 +356,30 @@ void Client::Emit(std::unique_ptr<zkl_event> ev) {
   queue_.Push(std::move(ev));
 }
 
+void Client::Log(int level, std::string_view component, std::string_view message) {
+  if (level <= 0 || level > log_level_) return;
+  if (log_cb_ == nullptr) {
+    std::fprintf(stderr, "zkl: %s [%.*s] %.*s\n", LevelName(level), static_cast<int>(component.size()),
+                 component.data(), static_cast<int>(message.size()), message.data());
+    return;
+  }
+  if (pending_logs_ >= kMaxPendingLogs) {
+    ++dropped_logs_;
+    return;
+  }
+  auto ev = std::make_unique<zkl_event>();
+  ev->type = ZKL_EVENT_LOG;
+  ev->log_level = level;
+  ev->log_component = std::string(component);
+  if (dropped_logs_ > 0) {
+    ev->data = std::to_string(dropped_logs_) + " earlier log lines were dropped (not dispatched); ";
+    dropped_logs_ = 0;
+  }
+  ev->data.append(message);
+  ++pending_logs_;
+  queue_.Push(std::move(ev));
+}
+
 std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
   std::vector<std::shared_ptr<Listener>> out;
   out.reserve(listeners_.size());
@@ -261,35 +394,47 @@ std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
   return out;
 }
 
-void Client::OnSessionEvent(zhandle_t *zh, int zstate) {
-  MutexLock lock(&mu_);
-  if (zh != zh_ || closed_) return;
-  if (zstate == ZOO_CONNECTED_STATE) {
-    const clientid_t *id = zoo_client_id(zh);
-    uint64_t sid = id ? static_cast<uint64_t>(id->client_id) : 0;
+void Client::OnZkState(ZkState zstate) {
+  if (closed_) return;
+  if (zstate == ZkState::kConnected) {
+    uint64_t sid = session_->session_id();
     bool same = session_id_ != 0 && sid == session_id_ && state_ == ZKL_SESSION_SUSPENDED;
     session_id_ = sid;
-    negotiated_timeout_ms_ = zoo_recv_timeout(zh);
+    negotiated_timeout_ms_ = session_->negotiated_timeout_ms();
     lost_deadline_ = absl::InfiniteFuture();
+    last_error_ = 0;
     // The handshake was sent after connecting started: the server heard us
     // since then.
     heard_since_ = std::max(heard_since_, connecting_since_);
-    maintenance_wakeup_.SignalAll();  // heartbeats may be due
-    if (!same) ++sessions_;
+    bound_lapsed_ = false;
+    if (same) {
+      ++reconnects_;
+    } else {
+      ++sessions_;
+    }
+    char line[96];
+    std::snprintf(line, sizeof line, "%s 0x%llx (timeout %d ms)",
+                  same ? "reconnected to session" : "session", static_cast<unsigned long long>(sid),
+                  negotiated_timeout_ms_);
+    Log(ZKL_LOG_INFO, "zkl", line);
     SetState(same ? ZKL_SESSION_RECONNECTED : ZKL_SESSION_CONNECTED);
     for (auto &l : LiveListeners()) l->OnConnected(same);
-  } else if (zstate == ZOO_CONNECTING_STATE) {
+  } else if (zstate == ZkState::kConnecting) {
     if (!connected()) return;  // no session yet, or already suspended
+    Log(ZKL_LOG_WARN, "zkl", "disconnected from ZooKeeper; the session may live");
     SetState(ZKL_SESSION_SUSPENDED);
     connecting_since_ = MonoNow();
     lost_deadline_ = LostDeadline();
-    maintenance_wakeup_.SignalAll();
     for (auto &l : LiveListeners()) l->OnSuspended();
-  } else if (zstate == ZOO_EXPIRED_SESSION_STATE) {
+  } else if (zstate == ZkState::kExpired) {
+    ++expirations_;
+    Log(ZKL_LOG_WARN, "zkl", "session expired");
     SessionLost(ZKL_ESESSION);
-  } else if (zstate == ZOO_AUTH_FAILED_STATE) {
+  } else if (zstate == ZkState::kAuthFailed) {
+    Log(ZKL_LOG_ERROR, "zkl", "authentication failed");
     for (auto &l : LiveListeners()) l->OnSessionLost(ZKL_EAUTH);
-    SetState(ZKL_SESSION_AUTH_FAILED, ZKL_EAUTH);
+    if (last_error_ == 0) last_error_ = ZKL_EAUTH;
+    SetState(ZKL_SESSION_AUTH_FAILED, last_error_);
   }
 }
 
@@ -304,7 +449,7 @@ absl::Duration Client::SafetyBound() const {
 }
 
 absl::Time Client::LeaseDeadline() const {
-  if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
+  if (!connected() || bound_lapsed_ || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
   return heard_since_ + SafetyBound();
 }
 
@@ -317,9 +462,19 @@ absl::Time Client::LostDeadline() const {
   return deadline;
 }
 
+void Client::HeardFrom(absl::Time sent) {
+  heard_since_ = std::max(heard_since_, sent);
+  if (bound_lapsed_ && connected() && MonoNow() < heard_since_ + SafetyBound()) {
+    // The same session answered again in time: the holds are good again.
+    bound_lapsed_ = false;
+    Log(ZKL_LOG_INFO, "zkl", "the server answers again: holds restored");
+    for (auto &l : LiveListeners()) l->OnConnected(/*same_session=*/true);
+  }
+}
+
 void Client::AdjustHeld(int delta) {
   held_ += delta;
-  if (held_ > 0 && HeartbeatDue() < maintenance_until_) maintenance_wakeup_.SignalAll();
+  if (held_ > 0) KickLoop();  // heartbeats and the bound check may be due
 }
 
 void Client::SessionLost(int error) {
@@ -327,75 +482,53 @@ void Client::SessionLost(int error) {
   session_id_ = 0;
   lost_deadline_ = absl::InfiniteFuture();
   connecting_since_ = MonoNow();
+  bound_lapsed_ = false;
   for (auto &l : LiveListeners()) l->OnSessionLost(error);
   renew_session_ = true;
-  maintenance_wakeup_.SignalAll();
 }
 
-void Client::OnNodeWatch(zhandle_t *zh, uint64_t listener_id, int type, const char *path) {
-  MutexLock lock(&mu_);
-  if (zh != zh_ || closed_) return;
+void Client::OnZkReply(void *request, const ZkReply &zr) {
+  std::unique_ptr<Request> req(static_cast<Request *>(request));
+  outstanding_.erase(req.get());
+  if (req->generation != generation_ || closed_) return;
+  if (zr.from_server) HeardFrom(req->sent);
+  std::shared_ptr<Listener> l = req->listener.lock();
+  if (!l) return;
+  Reply r;
+  r.op = req->op;
+  r.rc = zr.rc;
+  r.value = zr.value;
+  r.stat = zr.stat;
+  r.children = zr.children;
+  r.data = zr.data;
+  r.results = zr.results;
+  r.path = &req->path;
+  l->OnReply(r);
+}
+
+void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) {
+  if (closed_) return;
   ++watch_events_;
-  auto it = listeners_.find(listener_id);
+  auto it = listeners_.find(watcher);
   if (it == listeners_.end()) return;
-  if (auto l = it->second.lock()) l->OnWatch(type, path);
+  if (auto l = it->second.lock()) l->OnWatch(type, std::string(path));
 }
 
-void Client::MaintenanceLoop() {
+void Client::OnZkLog(int level, std::string_view message) { Log(level, "zookeeper", message); }
+
+void Client::LogDelivered() {
   MutexLock lock(&mu_);
-  while (!stop_) {
-    absl::Time next = lost_deadline_;
-    if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
-    absl::Time heartbeat = HeartbeatDue();
-    next = std::min(next, heartbeat);
-    if (!renew_session_) {
-      maintenance_until_ = next;
-      WaitUntil(maintenance_wakeup_, &mu_, next);
-      maintenance_until_ = absl::InfinitePast();
-    }
-    if (stop_) break;
-    if (renew_session_) {
-      renew_session_ = false;
-      zhandle_t *old = zh_;
-      zh_ = nullptr;
-      uint64_t old_generation = generation_++;
-      mu_.Unlock();
-      if (old != nullptr) zookeeper_close(old);  // runs stale completions
-      mu_.Lock();
-      FreeAbandonedRequests(old_generation);
-      if (stop_ || closed_) break;
-      if (StartSession() != ZKL_OK) {
-        // Could not even allocate a handle; try again shortly.
-        renew_session_ = true;
-        maintenance_wakeup_.WaitWithTimeout(&mu_, absl::Milliseconds(100));
-      }
-      continue;
-    }
-    absl::Time now = MonoNow();
-    if (lost_deadline_ <= now) {
-      // Disconnected too long: the server may soon expire the session, so
-      // give it up now (its nodes die with it) and start a new one.
-      SessionLost(ZKL_ESESSION);
-      continue;
-    }
-    if (heartbeat <= now) {
-      // While locks are held, keep proof that the server hears us recent
-      // enough for the deadline above to leave room for a reconnect.
-      heartbeat_sent_ = now;
-      ++heartbeats_;
-      Submit(NewRequest(nullptr, 0, "/"), [&](Request *req) {
-        return zoo_aexists(zh_, "/", 0, &ZkCallbacks::Stat, req);
-      });
-    }
-    while (!timers_.empty() && timers_.begin()->first <= now) {
-      uint64_t id = timers_.begin()->second;
-      timers_.erase(timers_.begin());
-      timer_of_.erase(id);
-      auto it = listeners_.find(id);
-      if (it == listeners_.end()) continue;
-      if (auto l = it->second.lock()) l->OnTimer();
-    }
-  }
+  if (pending_logs_ > 0) --pending_logs_;
+}
+
+// ---------------------------------------------------------------------------
+// Listeners, timers, requests
+// ---------------------------------------------------------------------------
+
+void Client::Retire(std::shared_ptr<Listener> l) {
+  if (closed_) return;  // the closed session took every node with it
+  uint64_t id = l->public_id();
+  retiring_[id] = std::move(l);
 }
 
 void Client::AddListener(const std::shared_ptr<Listener> &l) {
@@ -423,40 +556,40 @@ void Client::SetTimer(Listener *l, absl::Time when) {
   if (when == absl::InfiniteFuture()) return;
   timers_.insert({when, id});
   timer_of_[id] = when;
-  if (when < maintenance_until_) maintenance_wakeup_.SignalAll();
+  KickLoop();
 }
 
 absl::Time Client::HeartbeatDue() const {
-  if (held_ == 0 || !connected() || negotiated_timeout_ms_ <= 0) return absl::InfiniteFuture();
+  // Always while connected (they replace the C client's idle pings, whose
+  // answers zkl cannot see): a waiter granted after a long wait then holds
+  // with a fresh proof at once.
+  if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfiniteFuture();
   absl::Duration period = absl::Milliseconds(negotiated_timeout_ms_) / 4;
   return std::max(heard_since_, heartbeat_sent_) + period;
 }
 
-const struct ACL_vector *Client::NodeAcl() const {
-  return acl_mode_ == ZKL_ACL_CREATOR ? &acl_ : &ZOO_OPEN_ACL_UNSAFE;
-}
-
 Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
   ++requests_;
-  auto *req = new Request{this, l ? l->self() : std::weak_ptr<Listener>(), generation_, op, path,
-                          MonoNow()};
+  auto *req = new Request{l ? l->self() : std::weak_ptr<Listener>(), generation_, op, path, MonoNow()};
   outstanding_.insert(req);
   return req;
 }
 
 template <typename Fn>
-int Client::Submit(Request *req, Fn submit) {
-  int rc = zh_ == nullptr ? ZCONNECTIONLOSS : submit(req);
-  if (rc != ZOK) {
+ZkRc Client::Submit(Request *req, Fn submit) {
+  ZkRc rc = session_ ? submit(req) : ZkRc::kConnectionLoss;
+  if (rc != ZkRc::kOk) {
     outstanding_.erase(req);
     delete req;
+    return rc;
   }
+  KickLoop();
   return rc;
 }
 
 void Client::FreeAbandonedRequests(uint64_t generation) {
-  // The ZooKeeper C client (3.8) can drop the completion of a request that
-  // was still queued when its handle closed: free what it never answered.
+  // The ZooKeeper C client can drop the completion of a request that was
+  // still queued when its handle closed: free what it never answered.
   for (auto it = outstanding_.begin(); it != outstanding_.end();) {
     if ((*it)->generation <= generation) {
       delete *it;
@@ -467,65 +600,69 @@ void Client::FreeAbandonedRequests(uint64_t generation) {
   }
 }
 
-int Client::CreateNode(Listener *l, int op, const std::string &path, const std::string &data,
-                       int flags) {
+ZkRc Client::CreateNode(Listener *l, int op, const std::string &path, std::string_view data,
+                        int mode) {
+  return Submit(NewRequest(l, op, path),
+                [&](Request *req) { return session_->Create(req, path, data, mode); });
+}
+
+ZkRc Client::DeleteNode(Listener *l, int op, const std::string &path, int version) {
+  return Submit(NewRequest(l, op, path),
+                [&](Request *req) { return session_->Delete(req, path, version); });
+}
+
+ZkRc Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
   return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return zoo_acreate2(zh_, path.c_str(), data.data(), static_cast<int>(data.size()),
-                        NodeAcl(), flags, &ZkCallbacks::StringStat, req);
+    return session_->GetChildren(req, path, watch ? l->public_id() : 0);
   });
 }
 
-int Client::DeleteNode(Listener *l, int op, const std::string &path) {
+ZkRc Client::GetData(Listener *l, int op, const std::string &path, bool watch) {
   return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return zoo_adelete(zh_, path.c_str(), -1, &ZkCallbacks::Void, req);
+    return session_->GetData(req, path, watch ? l->public_id() : 0);
   });
 }
 
-int Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
+ZkRc Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
   return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return zoo_awget_children(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
-                              reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Strings,
-                              req);
+    return session_->Exists(req, path, watch ? l->public_id() : 0);
   });
 }
 
-int Client::GetData(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return zoo_awget(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
-                     reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Data, req);
-  });
+ZkRc Client::SetData(Listener *l, int op, const std::string &path, std::string_view data,
+                     int version) {
+  return Submit(NewRequest(l, op, path),
+                [&](Request *req) { return session_->SetData(req, path, data, version); });
 }
 
-int Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return zoo_awexists(zh_, path.c_str(), watch ? &ZkCallbacks::Node : nullptr,
-                        reinterpret_cast<void *>(l->public_id()), &ZkCallbacks::Stat, req);
-  });
+ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
+  std::string first = ops.empty() ? std::string() : ops.front().path;
+  return Submit(NewRequest(l, op, first),
+                [&](Request *req) { return session_->Multi(req, std::move(ops)); });
 }
 
-void Client::EnsurePath(Listener *l, int op, const std::string &path,
-                        const std::string &leaf_data) {
+void Client::EnsurePath(Listener *l, int op, const std::string &path, const std::string &leaf_data) {
   // Parents before children; ZooKeeper applies one session's requests in
   // order, so the caller's next request sees them.
   for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
     bool leaf = slash == std::string::npos;
     std::string prefix = leaf ? path : path.substr(0, slash);
-    const std::string &data = leaf ? leaf_data : std::string();
-    Submit(NewRequest(l, op, prefix), [&](Request *req) {
-      return zoo_acreate2(zh_, prefix.c_str(), data.data(), static_cast<int>(data.size()),
-                          NodeAcl(), ZOO_CONTAINER, &ZkCallbacks::StringStat, req);
-    });
+    CreateNode(l, op, prefix, leaf ? std::string_view(leaf_data) : std::string_view(), kContainer);
     if (leaf) break;
   }
 }
+
+// ---------------------------------------------------------------------------
+// User-facing calls
+// ---------------------------------------------------------------------------
 
 int Client::WaitConnected(int64_t timeout_ms) {
   MutexLock lock(&mu_);
   absl::Time deadline = MonoDeadline(timeout_ms);
   while (!connected()) {
     if (closed_) return ZKL_ECLOSED;
-    if (state_ == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
-    if (WaitUntil(changed_, &mu_, deadline) && !connected()) return ZKL_ETIMEDOUT;
+    if (state_ == ZKL_SESSION_AUTH_FAILED) return last_error_ ? last_error_ : ZKL_EAUTH;
+    if (Await(deadline) && !connected()) return last_error_ ? last_error_ : ZKL_ETIMEDOUT;
   }
   return ZKL_OK;
 }
@@ -542,11 +679,11 @@ uint64_t Client::SessionId() {
 
 int Client::SessionPassword(void *buf, size_t len) {
   MutexLock lock(&mu_);
-  const clientid_t *id = zh_ ? zoo_client_id(zh_) : nullptr;
-  if (id == nullptr || session_id_ == 0) return ZKL_ENOTFOUND;
-  if (len < sizeof id->passwd) return ZKL_ERANGE;
-  std::memcpy(buf, id->passwd, sizeof id->passwd);
-  return static_cast<int>(sizeof id->passwd);
+  uint8_t passwd[16];
+  if (!session_ || session_id_ == 0 || !session_->Password(passwd)) return ZKL_ENOTFOUND;
+  if (len < sizeof passwd) return ZKL_ERANGE;
+  std::memcpy(buf, passwd, sizeof passwd);
+  return static_cast<int>(sizeof passwd);
 }
 
 int Client::NegotiatedTimeout() {
@@ -567,11 +704,14 @@ std::string Client::StatsJson(uint64_t only) {
   j.Field("schema", 1);
   j.Field("zkl_version", zkl_version_string());
   j.Key("client").BeginObject();
-  j.Field("state", state_);
+  j.Field("state", StateName(state_));
+  j.Field("io", host_driven_ ? "host" : "thread");
   j.Field("requests", requests_.load());
   j.Field("watch_events", watch_events_.load());
   j.Field("events", events_.load());
   j.Field("sessions", sessions_.load());
+  j.Field("reconnects", reconnects_.load());
+  j.Field("expirations", expirations_.load());
   j.Field("heartbeats", heartbeats_.load());
   j.EndObject();
   j.Key("handles").BeginArray();

@@ -5,20 +5,20 @@
 #include <string_view>
 #include <vector>
 
-#include "errors.h"
 #include "paths.h"
 
 namespace zkl {
 
 namespace {
 
-std::string_view Basename(const char *path) {
-  std::string_view p(path ? path : "");
+std::string_view Basename(std::string_view p) {
   size_t slash = p.rfind('/');
   return slash == std::string_view::npos ? p : p.substr(slash + 1);
 }
 
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
+// How long an async release waits for a following acquire to go out with.
+constexpr absl::Duration kCoalesceWindow = absl::Milliseconds(1);
 
 }  // namespace
 
@@ -77,12 +77,12 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   announced_waiting_ = false;
   create_attempts_ = 0;
   uint64_t seq = ++request_seq_;
-  if (timeout_ms > 0 && !no_wait_) {
-    client_->SetTimer(this, MonoNow() + absl::Milliseconds(timeout_ms));
-  }
+  acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
+                                                  : absl::InfiniteFuture();
+  ArmTimer();
   Begin();
   if (mode == Mode::kAsync) return ZKL_OK;
-  while (done_seq_ < seq) client_->changed().Wait(&client_->mu());
+  while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
   return done_rc_;
 }
 
@@ -91,7 +91,7 @@ int Contender::AwaitGranted(int64_t timeout_ms) {
   if (destroyed_) return ZKL_EBADHANDLE;
   absl::Time deadline = MonoDeadline(timeout_ms);
   while (want_hold_ && !held_) {
-    if (WaitUntil(client_->changed(), &client_->mu(), deadline) && want_hold_ && !held_) {
+    if (client_->Await(deadline) && want_hold_ && !held_) {
       return ZKL_ETIMEDOUT;
     }
   }
@@ -128,11 +128,14 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait) {
   want_hold_ = false;
   owner_ = 0;
   std::string name = node_;
-  DeleteOwn(/*report_released=*/!wait);
+  // An async release of a sequential node waits a moment for a following
+  // acquire to take it along (SendCreate); a fixed node has one name for
+  // every acquisition, so its next create must wait for the delete anyway.
+  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed());
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting) and ends the wait.
-    while (Deleting(name) && !client_->closed()) client_->changed().Wait(&client_->mu());
+    while (Deleting(name) && !client_->closed()) client_->Await(absl::InfiniteFuture());
   }
   return ZKL_OK;
 }
@@ -199,7 +202,9 @@ void Contender::Destroy() {
     want_hold_ = false;
     DeleteOwn();
   }
-  client_->SetTimer(this, absl::InfiniteFuture());
+  FlushDeferred();  // nothing follows a destroyed handle's release
+  acquire_deadline_ = absl::InfiniteFuture();
+  ArmTimer();
   MaybeRetire();
 }
 
@@ -209,8 +214,8 @@ void Contender::Destroy() {
 
 // Submission result of a request: false when it was not sent (then we
 // retry once the session is usable again).
-bool Contender::Submitted(int zrc) {
-  if (zrc == ZOK) return true;
+bool Contender::Submitted(ZkRc zrc) {
+  if (zrc == ZkRc::kOk) return true;
   resync_needed_ = true;
   return false;
 }
@@ -237,8 +242,28 @@ void Contender::SendCreate() {
   }
   std::string path = fixed() ? FixedPath()
                              : JoinPath(path_, ProtectedPrefix(uuid_) + std::string(rule_->label()));
-  int flags = fixed() ? ZOO_EPHEMERAL : ZOO_EPHEMERAL_SEQUENTIAL;
-  if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) return;
+  int flags = fixed() ? kEphemeral : kEphemeral | kSequential;
+  auto deferred = std::find_if(doomed_.begin(), doomed_.end(), [](const Doomed &d) { return d.deferred; });
+  if (deferred != doomed_.end() && !fixed()) {
+    // An async release still waits to be sent: it goes out with this create
+    // as one transaction (one round trip, one log write on the server), and
+    // never behind it.
+    std::vector<ZkOp> ops(2);
+    ops[0].type = ZkOp::kDelete;
+    ops[0].path = JoinPath(path_, deferred->name);
+    ops[1].type = ZkOp::kCreate;
+    ops[1].path = path;
+    ops[1].data = NodeData();
+    ops[1].mode = flags;
+    if (!Submitted(client_->Multi(this, kReleaseAndCreate, std::move(ops)))) return;
+    deferred->deferred = false;
+    deferred->in_flight = true;
+    coalesced_ = deferred->name;
+    flush_deadline_ = absl::InfiniteFuture();
+    ArmTimer();
+  } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
+    return;
+  }
   create_in_flight_ = true;
   if (!fixed()) {
     // Same session, so the server answers after the create: one round trip
@@ -293,43 +318,40 @@ void Contender::ResyncWhenConnected() {
 void Contender::OnReply(const Reply &r) {
   if (IsSessionGone(r.rc)) return;  // OnSessionLost resets everything
   switch (r.op) {
-    case kCreate: {
-      create_in_flight_ = false;
-      if (r.rc == ZOK) {
-        node_ = std::string(Basename(r.value));
-        czxid_ = static_cast<uint64_t>(r.stat->czxid);
-        create_unknown_ = false;
-        if (!want_hold_) {
-          DeleteOwn();
-        } else if (fixed()) {
-          Granted();
-        }
-        // Sequential: the pipelined children reply follows and decides.
-      } else if (r.rc == ZNONODE) {
-        if (want_hold_ && ++create_attempts_ > kMaxCreateAttempts) {
-          Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
-        } else if (want_hold_) {
-          std::string leaf;
-          if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
-          client_->EnsurePath(this, kParent, path_, leaf);
-          SendCreate();
-        } else {
-          MaybeRetire();
-        }
-      } else if (r.rc == ZNODEEXISTS && fixed()) {
-        if (want_hold_) Check();
+    case kCreate:
+      CreateDone(r.rc, r.value, r.stat);
+      break;
+    case kReleaseAndCreate: {
+      // multi(delete the released node, create the next one): both or none.
+      const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
+      const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
+      std::string released = coalesced_;
+      coalesced_.clear();
+      if (r.rc == ZkRc::kOk && del && create) {
+        DeleteDone(released, ZkRc::kOk);
+        CreateDone(ZkRc::kOk, create->value, &create->stat);
       } else if (IsConnectionError(r.rc)) {
-        create_unknown_ = true;
-        ResyncWhenConnected();
+        DeleteDone(released, r.rc);  // retried after reconnecting
+        CreateDone(r.rc, {}, nullptr);
+      } else if (del && del->rc == ZkRc::kNoNode) {
+        // The released node was gone already: only the create is left.
+        DeleteDone(released, ZkRc::kNoNode);
+        create_in_flight_ = false;
+        if (want_hold_) SendCreate(); else MaybeRetire();
       } else {
-        Fail(FromZooKeeper(r.rc));
+        // The create failed (e.g. the parent is gone), so nothing happened:
+        // delete the old node on its own, and handle the create's error.
+        auto it = FindDoomed(released);
+        if (it != doomed_.end()) it->in_flight = false;
+        SendDeletes();
+        CreateDone(create ? create->rc : r.rc, {}, nullptr);
       }
       break;
     }
     case kChildren: {
-      if (r.rc == ZOK) {
+      if (r.rc == ZkRc::kOk) {
         Evaluate(*r.children);
-      } else if (r.rc == ZNONODE) {
+      } else if (r.rc == ZkRc::kNoNode) {
         if (!node_.empty()) {
           NodeGone();  // the lock node went, and ours with it
         } else if (create_unknown_ && !create_in_flight_) {
@@ -344,7 +366,7 @@ void Contender::OnReply(const Reply &r) {
     }
     case kWatchNode: {
       if (*r.path != watched_ || !want_hold_ || held_) break;
-      if (r.rc == ZNONODE) {
+      if (r.rc == ZkRc::kNoNode) {
         // Gone before the watch was set: as good as a deletion.
         watched_.clear();
         if (holds_when_watched_goes_ && !node_.empty()) {
@@ -358,8 +380,8 @@ void Contender::OnReply(const Reply &r) {
       break;
     }
     case kOwnData: {
-      if (r.rc == ZOK) {
-        if (static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id()) {
+      if (r.rc == ZkRc::kOk) {
+        if (static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
           czxid_ = static_cast<uint64_t>(r.stat->czxid);
           if (want_hold_) {
             Check();
@@ -372,7 +394,7 @@ void Contender::OnReply(const Reply &r) {
           ForgetNode();
           if (want_hold_) SendCreate();
         }
-      } else if (r.rc == ZNONODE) {
+      } else if (r.rc == ZkRc::kNoNode) {
         ForgetNode();
         if (want_hold_) SendCreate(); else MaybeRetire();
       } else if (IsConnectionError(r.rc)) {
@@ -380,45 +402,27 @@ void Contender::OnReply(const Reply &r) {
       }
       break;
     }
-    case kDelete: {
-      std::string_view name = Basename(r.path->c_str());
-      auto it = std::find_if(doomed_.begin(), doomed_.end(),
-                             [&](const Doomed &d) { return d.name == name; });
-      if (it == doomed_.end()) break;
-      it->in_flight = false;
-      if (IsConnectionError(r.rc)) {
-        ResyncWhenConnected();  // it may still exist: delete it again later
-      } else {
-        // Gone (or undeletable: nothing more we can do about it).
-        if (it->report_released) {
-          Notify(ZKL_EVENT_RELEASED, r.rc == ZOK || r.rc == ZNONODE ? 0 : FromZooKeeper(r.rc), 0);
-        }
-        doomed_.erase(it);
-        if (want_hold_ && fixed()) Begin();
-        MaybeRetire();
-      }
-      client_->changed().SignalAll();
+    case kDelete:
+      DeleteDone(std::string(Basename(*r.path)), r.rc);
       break;
-    }
     case kParent: {
       // Missing parents are created on the way; only a refusal matters, or
       // a missing root (the client's chroot does not exist).
-      if (r.rc == ZNOAUTH && want_hold_) Fail(ZKL_EAUTH);
-      if (r.rc == ZNONODE && want_hold_) Fail(ZKL_ENOTFOUND);
+      if (r.rc == ZkRc::kNoAuth && want_hold_) Fail(ZKL_EAUTH);
+      if (r.rc == ZkRc::kNoNode && want_hold_) Fail(ZKL_ENOTFOUND);
       break;
     }
     case kLeaseCount: {
-      if (r.rc == ZOK && r.data_len > 0 && want_hold_) {
-        std::string stored(r.data, static_cast<size_t>(r.data_len));
+      if (r.rc == ZkRc::kOk && !r.data.empty() && want_hold_) {
+        std::string stored(r.data);
         if (stored != std::to_string(rule_->max_leases())) Fail(ZKL_EMISMATCH);
       }
       break;
     }
     case kFixedData: {
       if (!want_hold_) {
-        if (r.rc == ZOK && static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id() &&
-            std::string_view(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)))
-                    .substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
+        if (r.rc == ZkRc::kOk && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
+            r.data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
           node_ = std::string(rule_->fixed_node());
           DeleteOwn();
         } else {
@@ -428,10 +432,10 @@ void Contender::OnReply(const Reply &r) {
         break;
       }
       if (held_) break;
-      if (r.rc == ZOK) {
-        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+      if (r.rc == ZkRc::kOk) {
+        std::string_view data = r.data;
         bool ours = !uuid_.empty() &&
-                    static_cast<uint64_t>(r.stat->ephemeralOwner) == client_->session_id() &&
+                    static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
                     data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
         create_unknown_ = false;
         if (ours) {
@@ -447,7 +451,7 @@ void Contender::OnReply(const Reply &r) {
             Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
           }
         }
-      } else if (r.rc == ZNONODE) {
+      } else if (r.rc == ZkRc::kNoNode) {
         create_unknown_ = false;
         SendCreate();  // free: race for it
       } else if (IsConnectionError(r.rc)) {
@@ -460,14 +464,68 @@ void Contender::OnReply(const Reply &r) {
   }
 }
 
-void Contender::Evaluate(const struct String_vector &children) {
+void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) {
+  create_in_flight_ = false;
+  if (rc == ZkRc::kOk) {
+    node_ = std::string(Basename(value));
+    czxid_ = static_cast<uint64_t>(stat->czxid);
+    create_unknown_ = false;
+    if (!want_hold_) {
+      DeleteOwn();
+    } else if (fixed()) {
+      Granted();
+    }
+    // Sequential: the pipelined children reply follows and decides.
+  } else if (rc == ZkRc::kNoNode) {
+    if (want_hold_ && ++create_attempts_ > kMaxCreateAttempts) {
+      Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
+    } else if (want_hold_) {
+      std::string leaf;
+      if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
+      client_->EnsurePath(this, kParent, path_, leaf);
+      SendCreate();
+    } else {
+      MaybeRetire();
+    }
+  } else if (rc == ZkRc::kNodeExists && fixed()) {
+    if (want_hold_) Check();
+  } else if (IsConnectionError(rc)) {
+    create_unknown_ = true;
+    ResyncWhenConnected();
+  } else {
+    Fail(ZkError(rc));
+  }
+}
+
+std::vector<Contender::Doomed>::iterator Contender::FindDoomed(std::string_view name) {
+  return std::find_if(doomed_.begin(), doomed_.end(), [&](const Doomed &d) { return d.name == name; });
+}
+
+void Contender::DeleteDone(const std::string &name, ZkRc rc) {
+  auto it = FindDoomed(name);
+  if (it == doomed_.end()) return;
+  it->in_flight = false;
+  if (IsConnectionError(rc)) {
+    ResyncWhenConnected();  // it may still exist: delete it again later
+  } else {
+    // Gone (or undeletable: nothing more we can do about it).
+    if (it->report_released) {
+      Notify(ZKL_EVENT_RELEASED, rc == ZkRc::kOk || rc == ZkRc::kNoNode ? 0 : ZkError(rc), 0);
+    }
+    doomed_.erase(it);
+    if (want_hold_ && fixed()) Begin();
+    MaybeRetire();
+  }
+  client_->Changed();
+}
+
+void Contender::Evaluate(const std::vector<std::string_view> &children) {
   if (create_in_flight_) return;  // the create's reply comes first
   if (node_.empty()) {
     if (!create_unknown_) return;  // reply to a failed create's pipelined read
     // Find our node by its protected prefix (a create whose reply was lost).
     std::string prefix = ProtectedPrefix(uuid_);
-    for (int i = 0; i < children.count; ++i) {
-      std::string_view name(children.data[i]);
+    for (std::string_view name : children) {
       if (name.substr(0, prefix.size()) == prefix) {
         Adopt(std::string(name));
         return;
@@ -497,8 +555,7 @@ void Contender::Evaluate(const struct String_vector &children) {
   // in our way), so a deep queue costs one pass, not a sort of all of it.
   std::optional<int64_t> own_seq = SequenceOf(node_);
   std::vector<QueueEntry> queue;
-  for (int i = 0; i < children.count; ++i) {
-    std::string_view name(children.data[i]);
+  for (std::string_view name : children) {
     if (!rule_->Participates(name)) continue;
     int64_t seq = *SequenceOf(name);
     if (own_seq && seq > *own_seq) continue;
@@ -547,16 +604,16 @@ void Contender::Adopt(const std::string &name) {
   Submitted(client_->GetData(this, kOwnData, OwnPath(), false));
 }
 
-void Contender::OnWatch(int type, const std::string &path) {
+void Contender::OnWatch(WatchType type, const std::string &path) {
   if (!want_hold_ || held_ || path != watched_) return;
   watched_.clear();
   if (fixed()) {
-    if (type == ZOO_DELETED_EVENT) {
+    if (type == WatchType::kDeleted) {
       SendCreate();
     } else {
       Check();
     }
-  } else if (type == ZOO_DELETED_EVENT && holds_when_watched_goes_ && !node_.empty()) {
+  } else if (type == WatchType::kDeleted && holds_when_watched_goes_ && !node_.empty()) {
     Granted();
   } else {
     Check();
@@ -575,9 +632,17 @@ void Contender::Granted() {
   suspended_ = false;
   holds_ = 1;
   watched_.clear();
-  client_->SetTimer(this, absl::InfiniteFuture());
+  acquire_deadline_ = absl::InfiniteFuture();
+  ArmTimer();
   if (mode_ == Mode::kAsync) {
     Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_);
+  }
+  if (client_->LeaseDeadline() <= MonoNow()) {
+    // Granted while the server has not been heard from for as long as is
+    // safe (e.g. right after a freeze): held, but not provably; the events
+    // say so as is_held does, and RESTORED follows the next answer.
+    suspended_ = true;
+    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
   }
   Finish(ZKL_OK);
 }
@@ -587,7 +652,7 @@ void Contender::Finish(int rc) {
     done_seq_ = request_seq_;
     done_rc_ = rc;
   }
-  client_->changed().SignalAll();
+  client_->Changed();
 }
 
 void Contender::Fail(int error) {
@@ -596,7 +661,8 @@ void Contender::Fail(int error) {
   want_hold_ = false;
   holds_ = 0;
   watched_.clear();
-  client_->SetTimer(this, absl::InfiniteFuture());
+  acquire_deadline_ = absl::InfiniteFuture();
+  ArmTimer();
   if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
     Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0);  // carries the owner that asked
   }
@@ -627,7 +693,7 @@ void Contender::Lost(int error, uint64_t token) {
     mode_ = Mode::kAsync;
     create_attempts_ = 0;
   }
-  client_->changed().SignalAll();
+  client_->Changed();
 }
 
 void Contender::NodeGone() {
@@ -645,19 +711,39 @@ void Contender::NodeGone() {
   }
 }
 
-void Contender::DeleteOwn(bool report_released) {
+void Contender::DeleteOwn(bool report_released, bool defer) {
   if (node_.empty()) return;
-  doomed_.push_back({node_, false, report_released});
+  doomed_.push_back({node_, false, report_released, defer});
   ForgetNode();
-  SendDeletes();
+  if (defer) {
+    // An acquire that follows at once takes the delete along (SendCreate);
+    // otherwise it goes out alone a moment later.
+    flush_deadline_ = std::min(flush_deadline_, MonoNow() + kCoalesceWindow);
+    ArmTimer();
+  } else {
+    SendDeletes();
+  }
 }
 
 void Contender::SendDeletes() {
   for (Doomed &d : doomed_) {
-    if (!d.in_flight && Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, d.name)))) {
+    if (!d.in_flight && !d.deferred &&
+        Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, d.name)))) {
       d.in_flight = true;
     }
   }
+}
+
+void Contender::FlushDeferred() {
+  flush_deadline_ = absl::InfiniteFuture();
+  for (Doomed &d : doomed_) d.deferred = false;
+  SendDeletes();
+}
+
+void Contender::ArmTimer() {
+  absl::Time when = flush_deadline_;
+  if (want_hold_ && !held_) when = std::min(when, acquire_deadline_);
+  client_->SetTimer(this, when);
 }
 
 bool Contender::Deleting(const std::string &name) const {
@@ -735,12 +821,18 @@ void Contender::OnSessionLost(int error) {
   doomed_.clear();
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (want_hold_ && !held_ && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
-  client_->changed().SignalAll();
+  client_->Changed();
   MaybeRetire();
 }
 
 void Contender::OnTimer() {
-  if (want_hold_ && !held_) Fail(ZKL_ETIMEDOUT);
+  absl::Time now = MonoNow();
+  if (flush_deadline_ <= now) FlushDeferred();
+  if (want_hold_ && !held_ && acquire_deadline_ <= now) {
+    Fail(ZKL_ETIMEDOUT);
+  } else {
+    ArmTimer();
+  }
 }
 
 void Contender::OnClientClosed() {
@@ -754,7 +846,7 @@ void Contender::OnClientClosed() {
   ForgetNode();
   create_in_flight_ = false;
   doomed_.clear();
-  client_->changed().SignalAll();
+  client_->Changed();
 }
 
 void Contender::WriteStats(JsonWriter &j) {

@@ -57,7 +57,7 @@ class Contender : public Listener {
 
   // Listener (client mutex held).
   void OnReply(const Reply &reply) override;
-  void OnWatch(int type, const std::string &path) override;
+  void OnWatch(WatchType type, const std::string &path) override;
   void OnConnected(bool same_session) override;
   void OnSuspended() override;
   void OnSessionLost(int error) override;
@@ -66,7 +66,17 @@ class Contender : public Listener {
   void WriteStats(JsonWriter &j) override;
 
  private:
-  enum Op { kCreate = 1, kChildren, kWatchNode, kOwnData, kDelete, kLeaseCount, kFixedData, kParent };
+  enum Op {
+    kCreate = 1,
+    kChildren,
+    kWatchNode,
+    kOwnData,
+    kDelete,
+    kLeaseCount,
+    kFixedData,
+    kParent,
+    kReleaseAndCreate,
+  };
 
   bool want_hold() const { return want_hold_; }
   int64_t ValidForMs() const;
@@ -81,22 +91,27 @@ class Contender : public Listener {
   void Check();
   void Resync();
   void ResyncWhenConnected();
-  void Evaluate(const struct String_vector &children);
+  void Evaluate(const std::vector<std::string_view> &children);
   void Adopt(const std::string &name);
   void SetHeld(bool held);
   void Granted();
   void Fail(int error);
   void Lost(int error, uint64_t token);
   void NodeGone();
-  // Moves the own node to the doomed list and sends its delete.
-  void DeleteOwn(bool report_released = false);
+  // Moves the own node to the doomed list and sends its delete (or, with
+  // `defer`, lets a following acquire take it along).
+  void DeleteOwn(bool report_released = false, bool defer = false);
   void SendDeletes();
+  void FlushDeferred();
+  void ArmTimer();
+  void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat);
+  void DeleteDone(const std::string &name, ZkRc rc);
   bool Deleting(const std::string &name) const;
   void ForgetNode();
   void Finish(int rc);  // result of the current acquire request
   void Notify(int type, int error, uint64_t token);
   void MaybeRetire();
-  bool Submitted(int zrc);
+  bool Submitted(ZkRc zrc);
 
   std::shared_ptr<Client> client_;
   const std::string path_;
@@ -136,8 +151,13 @@ class Contender : public Listener {
     std::string name;
     bool in_flight;
     bool report_released;
+    bool deferred;  // not sent yet: waits for a following acquire
   };
   std::vector<Doomed> doomed_;
+  std::vector<Doomed>::iterator FindDoomed(std::string_view name);
+  std::string coalesced_;  // the doomed node a pending multi deletes
+  absl::Time acquire_deadline_ = absl::InfiniteFuture();
+  absl::Time flush_deadline_ = absl::InfiniteFuture();
   bool resync_needed_ = false;
   int create_attempts_ = 0;
   std::string watched_;  // the node (or, for children watches, the parent)

@@ -1,39 +1,5 @@
-// zkl_strerror and the mapping from ZooKeeper's error codes.
-#include "errors.h"
-
-#include <zookeeper/zookeeper.h>
-
+// zkl_strerror: the text of every ZKL_E* code.
 #include "zkl.h"
-
-namespace zkl {
-
-int FromZooKeeper(int zrc) {
-  switch (zrc) {
-    case ZOK: return ZKL_OK;
-    case ZCONNECTIONLOSS:
-    case ZOPERATIONTIMEOUT: return ZKL_ECONNECTION;
-    case ZSESSIONEXPIRED:
-    case ZSESSIONMOVED:
-    case ZINVALIDSTATE: return ZKL_ESESSION;
-    case ZCLOSING: return ZKL_ECLOSED;
-    case ZNOAUTH:
-    case ZAUTHFAILED: return ZKL_EAUTH;
-    case ZNONODE: return ZKL_ENOTFOUND;
-    case ZBADARGUMENTS: return ZKL_EINVAL;
-    default: return ZKL_EZOOKEEPER;
-  }
-}
-
-bool IsConnectionError(int zrc) {
-  return zrc == ZCONNECTIONLOSS || zrc == ZOPERATIONTIMEOUT;
-}
-
-bool IsSessionGone(int zrc) {
-  return zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE || zrc == ZCLOSING ||
-         zrc == ZSESSIONMOVED || zrc == ZAUTHFAILED;
-}
-
-}  // namespace zkl
 
 extern "C" const char *zkl_strerror(int err) {
   switch (err) {

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "errors.h"
 #include "paths.h"
 
 namespace zkl {
@@ -36,20 +35,17 @@ class Inspector : public Listener {
     if (r.op == kLeases) {
       // The semaphore's lease count lives in the lock node's data.
       int leases = 0;
-      if (r.rc == ZOK && r.data_len > 0) {
-        leases = std::atoi(std::string(r.data, static_cast<size_t>(r.data_len)).c_str());
-      }
+      if (r.rc == ZkRc::kOk && !r.data.empty()) leases = std::atoi(std::string(r.data).c_str());
       rule_ = MakeSemaphoreRule(leases > 0 ? leases : (1 << 30));
       return;
     }
     if (r.op == kChildren) {
-      if (r.rc != ZOK) {
-        Finish(r.rc == ZNONODE ? ZKL_OK : FromZooKeeper(r.rc));
+      if (r.rc != ZkRc::kOk) {
+        Finish(r.rc == ZkRc::kNoNode ? ZKL_OK : ZkError(r.rc));
         return;
       }
       std::vector<QueueEntry> queue;
-      for (int i = 0; i < r.children->count; ++i) {
-        std::string_view name(r.children->data[i]);
+      for (std::string_view name : *r.children) {
         if (!rule_->Participates(name)) continue;
         queue.push_back({rule_->fixed_node().empty() ? *SequenceOf(name) : 0, name});
       }
@@ -68,18 +64,18 @@ class Inspector : public Listener {
       }
     } else if (r.op >= kData) {
       Participant &p = result_[static_cast<size_t>(r.op - kData)];
-      if (r.rc == ZOK) {
+      if (r.rc == ZkRc::kOk) {
         p.present = true;
         p.czxid = static_cast<uint64_t>(r.stat->czxid);
-        p.session_id = static_cast<uint64_t>(r.stat->ephemeralOwner);
-        p.ctime_ms = r.stat->ctime;
-        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+        p.session_id = static_cast<uint64_t>(r.stat->ephemeral_owner);
+        p.ctime_ms = r.stat->ctime_ms;
+        std::string_view data = r.data;
         p.data = std::string(StripProtectedPrefix(data));
       }
       if (--pending_ == 0) Finish(ZKL_OK);
     }
   }
-  void OnWatch(int, const std::string &) override {}
+  void OnWatch(WatchType, const std::string &) override {}
   void OnConnected(bool) override {}
   void OnSuspended() override {}
   void OnSessionLost(int) override { Finish(ZKL_ESESSION); }
@@ -106,7 +102,7 @@ class Inspector : public Listener {
     if (done_) return;
     done_ = true;
     rc_ = rc;
-    client_.changed().SignalAll();
+    client_.Changed();
   }
 
   Client &client_;
@@ -135,13 +131,13 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
   // Wait for a session first: requests sent while connecting would only fail.
   while (!client.connected()) {
     if (client.closed()) return ZKL_ECLOSED;
-    if (WaitUntil(client.changed(), &client.mu(), deadline) && !client.connected()) {
+    if (client.Await(deadline) && !client.connected()) {
       return ZKL_ETIMEDOUT;
     }
   }
   inspector->Start();
   while (!inspector->done()) {
-    if (WaitUntil(client.changed(), &client.mu(), deadline) && !inspector->done()) {
+    if (client.Await(deadline) && !inspector->done()) {
       return ZKL_ETIMEDOUT;
     }
   }

@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <string_view>
 
-#include "errors.h"
 #include "paths.h"
 
 namespace zkl {
 
-std::string LeaderNode(const Rule &rule, const struct String_vector &children) {
+std::string LeaderNode(const Rule &rule, const std::vector<std::string_view> &children) {
   std::string best;
   int64_t best_seq = 0;
-  for (int i = 0; i < children.count; ++i) {
-    std::string_view name(children.data[i]);
+  for (std::string_view name : children) {
     if (!rule.Participates(name)) continue;
     if (!rule.fixed_node().empty()) return std::string(name);
     int64_t seq = *SequenceOf(name);
@@ -46,7 +44,8 @@ void Observer::Destroy() {
 
 int Observer::Leader(char *buf, size_t len) {
   MutexLock lock(&client_->mu());
-  if (!known_ || leader_node_.empty()) return ZKL_ENOTFOUND;
+  // Only a leader whose node was read (its term known) counts.
+  if (!known_ || term_ == 0) return ZKL_ENOTFOUND;
   if (buf != nullptr && len > 0) {
     size_t n = std::min(len - 1, leader_.size());
     leader_.copy(buf, n);
@@ -57,7 +56,7 @@ int Observer::Leader(char *buf, size_t len) {
 
 int Observer::Term(uint64_t *out) {
   MutexLock lock(&client_->mu());
-  if (!known_ || leader_node_.empty()) return ZKL_ENOTFOUND;
+  if (!known_ || term_ == 0) return ZKL_ENOTFOUND;
   *out = term_;
   return ZKL_OK;
 }
@@ -87,14 +86,14 @@ void Observer::OnReply(const Reply &r) {
   if (destroyed_) return;
   switch (r.op) {
     case kChildren:
-      if (r.rc == ZOK) {
+      if (r.rc == ZkRc::kOk) {
         leader_node_ = LeaderNode(*rule_, *r.children);
         if (leader_node_.empty()) {
           SetLeader(true, "", 0);
         } else {
           client_->GetData(this, kLeaderData, JoinPath(path_, leader_node_), false);
         }
-      } else if (r.rc == ZNONODE) {
+      } else if (r.rc == ZkRc::kNoNode) {
         // No election yet: wait for the path to appear.
         leader_node_.clear();
         SetLeader(true, "", 0);
@@ -102,22 +101,22 @@ void Observer::OnReply(const Reply &r) {
       }
       break;
     case kLeaderData:
-      if (r.rc == ZOK && *r.path == JoinPath(path_, leader_node_)) {
-        std::string_view data(r.data ? r.data : "", static_cast<size_t>(std::max(r.data_len, 0)));
+      if (r.rc == ZkRc::kOk && *r.path == JoinPath(path_, leader_node_)) {
+        std::string_view data = r.data;
         SetLeader(true, std::string(StripProtectedPrefix(data)), static_cast<uint64_t>(r.stat->czxid));
-      } else if (r.rc == ZNONODE) {
+      } else if (r.rc == ZkRc::kNoNode) {
         Check();  // it went meanwhile; the children watch also fires
       }
       break;
     case kExists:
-      if (r.rc == ZOK) Check();  // created between the two reads
+      if (r.rc == ZkRc::kOk) Check();  // created between the two reads
       break;
     default:
       break;
   }
 }
 
-void Observer::OnWatch(int, const std::string &) { Check(); }
+void Observer::OnWatch(WatchType, const std::string &) { Check(); }
 
 void Observer::OnConnected(bool same_session) {
   // Watches of a lost session are gone: read again (also harmless when the

@@ -10,7 +10,7 @@
 namespace zkl {
 
 // Picks the leader's node name among the children ("" when none).
-std::string LeaderNode(const Rule &rule, const struct String_vector &children);
+std::string LeaderNode(const Rule &rule, const std::vector<std::string_view> &children);
 
 class Observer : public Listener {
  public:
@@ -24,7 +24,7 @@ class Observer : public Listener {
   int Term(uint64_t *out);
 
   void OnReply(const Reply &reply) override;
-  void OnWatch(int type, const std::string &path) override;
+  void OnWatch(WatchType type, const std::string &path) override;
   void OnConnected(bool same_session) override;
   void OnSuspended() override {}
   void OnSessionLost(int) override {}

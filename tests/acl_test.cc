@@ -2,7 +2,7 @@
 // identity can see a holder's node but neither delete nor change it, and
 // cannot queue on the lock; the same identity (the service's account) can.
 #include <gtest/gtest.h>
-#include <zookeeper/zookeeper.h>
+#include <zookeeper.h>
 
 #include <chrono>
 #include <string>

@@ -145,6 +145,41 @@ TEST(FairLock, OneWatchNotificationPerReleaseWithHundredWaiters) {
   EXPECT_TRUE(Children(path).empty());
 }
 
+// An async release followed by the next acquire of the same handle goes out
+// as one transaction, multi(delete, create), plus the pipelined read: two
+// requests, one round trip, one log write; the new hold's token is its
+// node's real czxid.
+TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
+  auto c = NewClient();
+  std::string path = UniquePath("coalesce");
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  uint64_t first = Token(l.get());
+  uint64_t before = StatCounter(c.get(), "requests");
+  ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  uint64_t after = StatCounter(c.get(), "requests");
+  EXPECT_EQ(after - before, 2u);  // multi + getChildren (not delete + create + read)
+  uint64_t second = Token(l.get());
+  EXPECT_GT(second, first);
+  // The released node is gone and the new one carries the token we hold.
+  std::vector<std::string> children = Children(path);
+  ASSERT_EQ(children.size(), 1u);
+  zkl_participants *p = nullptr;
+  ASSERT_EQ(zkl_inspect(c.get(), path.c_str(), InspectLock(ZKL_LOCK_FAIR), &p), 0);
+  uint64_t on_server = 0;
+  ASSERT_EQ(zkl_participants_fencing_token(p, 0, &on_server), 0);
+  zkl_participants_free(p);
+  EXPECT_EQ(on_server, second);
+  auto released = WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000);
+  ASSERT_TRUE(released);
+  EXPECT_EQ(zkl_event_error(released.get()), 0);
+  // Without a following acquire the release still goes out by itself.
+  ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
+  EXPECT_TRUE(Children(path).empty());
+}
+
 TEST(ReentrantLock, SameOwnerReentersWithoutRoundTrip) {
   auto c = NewClient();
   std::string path = UniquePath("reentrant");

@@ -412,7 +412,9 @@ TEST_P(Election, ObserverReportsLeaderWithoutTakingPart) {
   // The last participant leaves: the observer says there is no leader.
   ASSERT_EQ(zkl_election_release(b.e), 0);
   ASSERT_TRUE(WaitForEvent(obs_client.get(), ZKL_EVENT_NO_LEADER, 5000));
-  EXPECT_EQ(zkl_observer_term(obs, &term_b), ZKL_ENOTFOUND);
+  // (A non-fair election is leaderless for a moment at every handover too,
+  // so the first NO_LEADER may be an earlier one.)
+  EXPECT_TRUE(Eventually([&] { return zkl_observer_term(obs, &term_b) == ZKL_ENOTFOUND; }));
   ASSERT_EQ(zkl_observer_destroy(obs), 0);
 }
 

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zookeeper/zookeeper.h>
+#include <zookeeper.h>
 
 #include <algorithm>
 #include <cerrno>

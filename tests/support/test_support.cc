@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <zookeeper/zookeeper.h>
+#include <zookeeper.h>
 
 #include <atomic>
 #include <chrono>
@@ -100,8 +100,7 @@ EventPtr WaitForEvent(zkl_client *c, int type, int64_t timeout_ms) {
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                     deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) return nullptr;
-    EventPtr ev = NextEvent(c, left);
+    EventPtr ev = NextEvent(c, std::max<int64_t>(left, 0));  // 0: only what is pending
     if (!ev) return nullptr;
     if (zkl_event_type(ev.get()) == type) return ev;
   }

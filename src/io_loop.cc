@@ -1,0 +1,136 @@
+#include "io_loop.h"
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace zkl {
+
+namespace {
+
+int Check(int fd, const char *what) {
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), what);
+  return fd;
+}
+
+// Tags of the epoll entries (the socket's tag is its fd, always >= 0).
+constexpr uint64_t kTimerTag = ~uint64_t{0};
+constexpr uint64_t kWakeTag = ~uint64_t{0} - 1;
+
+void Drain(int fd) {
+  uint64_t value;
+  ssize_t n;
+  do n = read(fd, &value, sizeof value); while (n < 0 && errno == EINTR);
+}
+
+void Add(int epfd, int fd, uint64_t tag, uint32_t events) {
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.u64 = tag;
+  epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+}  // namespace
+
+IoLoop::IoLoop()
+    : epfd_(Check(epoll_create1(EPOLL_CLOEXEC), "epoll_create1")),
+      timerfd_(Check(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC), "timerfd_create")),
+      wakefd_(Check(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "eventfd")) {
+  Add(epfd_, timerfd_, kTimerTag, EPOLLIN);
+  Add(epfd_, wakefd_, kWakeTag, EPOLLIN);
+}
+
+IoLoop::~IoLoop() {
+  if (outer_ >= 0) close(outer_);
+  close(wakefd_);
+  close(timerfd_);
+  close(epfd_);
+}
+
+void IoLoop::WatchExtra(int extra_fd) {
+  outer_ = Check(epoll_create1(EPOLL_CLOEXEC), "epoll_create1");
+  Add(outer_, epfd_, 0, EPOLLIN);
+  Add(outer_, extra_fd, 1, EPOLLIN);
+}
+
+void IoLoop::Wake() {
+  uint64_t one = 1;
+  ssize_t n;
+  do n = write(wakefd_, &one, sizeof one); while (n < 0 && errno == EINTR);
+}
+
+void IoLoop::Register(int fd, bool read, bool write) {
+  uint32_t events = (read ? uint32_t{EPOLLIN} : 0u) | (write ? uint32_t{EPOLLOUT} : 0u);
+  if (fd == registered_fd_ && events == registered_events_) return;
+  if (registered_fd_ >= 0 && fd != registered_fd_) {
+    // The C client may already have closed it (closing removes it from the
+    // set): a failure here is expected then.
+    epoll_ctl(epfd_, EPOLL_CTL_DEL, registered_fd_, nullptr);
+  }
+  registered_fd_ = fd;
+  registered_events_ = events;
+  if (fd < 0) return;
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.u64 = static_cast<uint64_t>(fd);
+  // A reconnect can reuse the number of a closed socket: MOD then fails
+  // because closing removed it, and ADD is right.
+  if (epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) != 0) {
+    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EEXIST) {
+      epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev);
+    }
+  }
+}
+
+void IoLoop::ArmTimer(absl::Time deadline) {
+  if (deadline == armed_) return;
+  armed_ = deadline;
+  itimerspec spec{};
+  if (deadline != absl::InfiniteFuture()) {
+    // MonoNow() is CLOCK_MONOTONIC in nanoseconds: absolute timer values
+    // need no conversion. A deadline in the past fires at once (1 ns).
+    int64_t ns = std::max<int64_t>(absl::ToUnixNanos(deadline), 1);
+    spec.it_value.tv_sec = ns / 1000000000;
+    spec.it_value.tv_nsec = ns % 1000000000;
+  }
+  timerfd_settime(timerfd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+}
+
+bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
+  IoPlan plan;
+  {
+    MutexLock lock(mu);
+    driver->PrepareIo(&plan);
+  }
+  Register(plan.fd, plan.read, plan.write);
+  ArmTimer(plan.deadline);
+
+  epoll_event events[8];
+  int n = epoll_wait(epfd_, events, 8, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  if (n < 0 && errno != EINTR) return false;
+  bool readable = false, writable = false, woken = false;
+  for (int i = 0; i < n; ++i) {
+    uint64_t tag = events[i].data.u64;
+    if (tag == kTimerTag) {
+      Drain(timerfd_);
+      armed_ = absl::InfiniteFuture();  // one-shot: it fired
+      woken = true;
+    } else if (tag == kWakeTag) {
+      Drain(wakefd_);
+      woken = true;
+    } else if (static_cast<int>(tag) == registered_fd_) {
+      uint32_t e = events[i].events;
+      readable = (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
+      writable = (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0;
+    }
+  }
+  MutexLock lock(mu);
+  driver->OnIo(readable, writable, woken);
+  return true;
+}
+
+}  // namespace zkl

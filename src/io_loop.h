@@ -1,0 +1,73 @@
+// The I/O loop of one client: an epoll set holding the ZooKeeper socket, a
+// timerfd (CLOCK_MONOTONIC, absolute deadlines) and a wakeup eventfd. One
+// RunOnce() asks its driver what to wait for (under the driver's mutex),
+// waits without the mutex, then hands the driver what became ready (under
+// the mutex again). Who calls RunOnce decides the threading: zkl's I/O
+// thread in a loop, or the host's dispatch (ZKL_IO_HOST). Only one thread
+// runs it at a time.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/time/time.h"
+#include "sync.h"
+
+namespace zkl {
+
+// What the loop waits for next.
+struct IoPlan {
+  int fd = -1;  // the ZooKeeper socket, -1 while there is none
+  bool read = false;
+  bool write = false;
+  absl::Time deadline = absl::InfiniteFuture();  // monotonic (MonoNow)
+};
+
+class IoDriver {
+ public:
+  virtual ~IoDriver() = default;
+  // Called with the mutex held, before waiting.
+  virtual void PrepareIo(IoPlan *plan) = 0;
+  // Called with the mutex held after the wait: the socket's readiness (both
+  // false when it was not ready), then the due work. `woken` says whether
+  // the timer or the wakeup fd fired.
+  virtual void OnIo(bool readable, bool writable, bool woken) = 0;
+};
+
+class IoLoop {
+ public:
+  // Throws std::system_error when the fds cannot be made.
+  IoLoop();
+  ~IoLoop();
+  IoLoop(const IoLoop &) = delete;
+  IoLoop &operator=(const IoLoop &) = delete;
+
+  // The fd to hand a host: readable while the loop has something to do.
+  // With WatchExtra it is an outer epoll set holding the loop's own set and
+  // `extra_fd` (e.g. the event queue's): readable also while that is. The
+  // loop itself never waits for `extra_fd`.
+  int fd() const { return outer_ >= 0 ? outer_ : epfd_; }
+  void WatchExtra(int extra_fd);
+
+  // One round: plan, wait at most `timeout_ms` (< 0: until something
+  // happens), handle. Returns false when epoll failed (then it has waited
+  // nothing). The caller must not hold `mu`.
+  bool RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms);
+
+  // Makes a current or the next RunOnce return promptly. Thread-safe.
+  void Wake();
+
+ private:
+  void Register(int fd, bool read, bool write);
+  void ArmTimer(absl::Time deadline);
+
+  const int epfd_;    // socket, timer, wakeup
+  int outer_ = -1;    // epfd_ + the extra fd (WatchExtra)
+  const int timerfd_;
+  const int wakefd_;
+  // What is registered (only touched by the thread running RunOnce).
+  int registered_fd_ = -1;
+  uint32_t registered_events_ = 0;
+  absl::Time armed_ = absl::InfiniteFuture();
+};
+
+}  // namespace zkl

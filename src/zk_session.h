@@ -1,0 +1,170 @@
+// The runtime layer: the one place that knows the ZooKeeper C client.
+//
+// A ZkSession owns one zhandle (one session, and its reconnects to the same
+// session), turns the engine's requests into the client's asynchronous
+// calls, and hands their completions, watches and session changes back in
+// zkl's own types through a ZkSink. It runs no thread: the I/O loop drives
+// it with Interest() and Process() (the single-threaded C client), always
+// under the client's mutex, so every callback into the sink runs under that
+// mutex too, synchronously inside one of this class's calls.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zkl {
+
+// ZooKeeper's return codes, in zkl's words (ZkSession maps them).
+enum class ZkRc {
+  kOk,
+  kNoNode,
+  kNodeExists,
+  kNotEmpty,
+  kBadVersion,
+  kNoAuth,
+  kBadArguments,
+  kConnectionLoss,    // the request's fate is unknown
+  kOperationTimeout,  // the same
+  kSessionExpired,
+  kSessionMoved,
+  kInvalidState,      // the handle is unusable (expired, auth failed)
+  kClosing,           // the handle is being closed
+  kAuthFailed,
+  kNothing,           // nothing to do (not an error)
+  kOther,
+};
+
+// The parts of a node's Stat that recipes use.
+struct NodeStat {
+  int64_t czxid = 0;
+  int64_t ctime_ms = 0;
+  int32_t version = 0;
+  int64_t ephemeral_owner = 0;
+};
+
+enum class WatchType { kCreated, kDeleted, kDataChanged, kChildrenChanged, kOther };
+
+// Node modes (flags) for Create.
+enum NodeMode : int {
+  kPersistent = 0,
+  kEphemeral = 1,
+  kSequential = 2,
+  kContainer = 4,
+};
+
+// One operation of a multi (transaction).
+struct ZkOp {
+  enum Type { kCreate, kDelete, kSetData, kCheck } type;
+  std::string path;
+  std::string data;  // create, set
+  int mode = 0;      // create
+  int version = -1;  // delete, set, check
+};
+
+struct ZkOpResult {
+  ZkRc rc = ZkRc::kOk;
+  std::string value;  // create: the created path
+  NodeStat stat;      // create (with stat), set
+};
+
+// What a request returned. Pointers and views are valid during the
+// OnReply call only.
+struct ZkReply {
+  ZkRc rc = ZkRc::kOk;
+  // The server answered (as opposed to the client library making the
+  // answer up after a connection loss or close): so it heard the request.
+  bool from_server = false;
+  std::string_view value;                               // create: the created path
+  const NodeStat *stat = nullptr;                       // create, getData, exists, set
+  const std::vector<std::string_view> *children = nullptr;  // getChildren
+  std::string_view data;                                // getData
+  const std::vector<ZkOpResult> *results = nullptr;     // multi
+};
+
+// Session states the C client reports.
+enum class ZkState { kConnected, kConnecting, kExpired, kAuthFailed };
+
+// Receives everything a ZkSession produces. Called synchronously from
+// inside ZkSession's calls (under the client's mutex).
+class ZkSink {
+ public:
+  virtual ~ZkSink() = default;
+  virtual void OnZkState(ZkState state) = 0;
+  // `request` is the pointer given when the request was submitted.
+  virtual void OnZkReply(void *request, const ZkReply &reply) = 0;
+  virtual void OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) = 0;
+  // One line of the C client's log (level ZKL_LOG_*), without its prefix.
+  virtual void OnZkLog(int level, std::string_view message) = 0;
+};
+
+// How to connect. Secrets are wiped from memory when the session is done.
+struct ZkConnectParams {
+  std::string hosts;  // "host:port,...[/chroot]"
+  int session_timeout_ms = 10000;
+  bool creator_acl = false;  // created nodes: creator all, world read
+  std::string digest;        // "user:password" (secret)
+  int log_level = 0;         // ZKL_LOG_* the sink wants (0: none)
+};
+
+class ZkSession {
+ public:
+  // Starts a session (no I/O yet: the first Interest() connects). Null with
+  // *error (a ZKL_E* code) on failure.
+  static std::unique_ptr<ZkSession> Open(const ZkConnectParams &params, ZkSink *sink,
+                                         int *error);
+  // Closes the session on the server (bounded wait), calling every pending
+  // completion with kClosing first.
+  ~ZkSession();
+  ZkSession(const ZkSession &) = delete;
+  ZkSession &operator=(const ZkSession &) = delete;
+
+  // --- driving (the I/O loop) ---
+  struct Interest {
+    int fd = -1;  // -1: no socket right now
+    bool read = false;
+    bool write = false;
+    int64_t timeout_ms = -1;  // call Interest() again after this long
+  };
+  // What to poll for; may connect, send pings or time out a connection.
+  ZkRc GetInterest(Interest *out);
+  // Does the I/O the socket is ready for and runs the resulting callbacks.
+  ZkRc Process(bool readable, bool writable);
+
+  // --- requests: on kOk exactly one OnZkReply(request, ...) follows,
+  // unless the session is closed first (then it comes with kClosing). ---
+  ZkRc Create(void *request, const std::string &path, std::string_view data, int mode);
+  ZkRc Delete(void *request, const std::string &path, int version = -1);
+  // `watcher` != 0 sets a watch reported through OnZkWatch(watcher, ...).
+  ZkRc GetChildren(void *request, const std::string &path, uint64_t watcher);
+  ZkRc GetData(void *request, const std::string &path, uint64_t watcher);
+  ZkRc Exists(void *request, const std::string &path, uint64_t watcher);
+  ZkRc SetData(void *request, const std::string &path, std::string_view data, int version);
+  ZkRc Multi(void *request, std::vector<ZkOp> ops);
+
+  // --- state ---
+  bool connected() const;
+  // Unusable for good (expired, authentication failed).
+  bool unrecoverable() const;
+  uint64_t session_id() const;
+  int negotiated_timeout_ms() const;
+  // The session's 16-byte password; false without a session.
+  bool Password(uint8_t out[16]) const;
+
+  struct Impl;  // the C client's side (zk_session.cc)
+
+ private:
+  explicit ZkSession(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Mapping onto ZKL_E* codes and the two questions recipes ask.
+int ZkError(ZkRc rc);
+// The request's fate is unknown: the server may or may not have applied it.
+bool IsConnectionError(ZkRc rc);
+// The handle can no longer be used (expired, closing, auth failed).
+bool IsSessionGone(ZkRc rc);
+
+}  // namespace zkl

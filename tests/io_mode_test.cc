@@ -1,0 +1,164 @@
+// Who runs the I/O (issue 13): one zkl thread per client by default, none
+// at all with ZKL_IO_HOST, where the host's poll loop and dispatch (or a
+// blocking call on the calling thread) drive everything.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "test_support.h"
+
+using namespace zkl_test;
+
+namespace {
+
+int ThreadCount() {
+  int n = 0;
+  if (DIR *d = opendir("/proc/self/task")) {
+    while (dirent *e = readdir(d)) {
+      if (e->d_name[0] != '.') ++n;
+    }
+    closedir(d);
+  }
+  return n;
+}
+
+ClientPtr NewHostClient(int session_timeout_ms = 6000) {
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = Server().connect();
+  co.servers = servers.c_str();
+  co.session_timeout_ms = session_timeout_ms;
+  co.io = ZKL_IO_HOST;
+  zkl_client *c = nullptr;
+  EXPECT_EQ(zkl_client_new(&co, &c), 0);
+  return ClientPtr(c);
+}
+
+struct Seen {
+  std::atomic<int> acquired{0};
+  std::atomic<int> sessions{0};
+  uint64_t token = 0;
+};
+
+void OnLockEvent(const zkl_event *ev, void *user) {
+  auto *seen = static_cast<Seen *>(user);
+  if (zkl_event_type(ev) == ZKL_EVENT_ACQUIRED) {
+    zkl_event_fencing_token(ev, &seen->token);
+    ++seen->acquired;
+  }
+}
+
+void OnSessionEvent(const zkl_event *, void *user) { ++static_cast<Seen *>(user)->sessions; }
+
+TEST(IoMode, ThreadModeRunsOneThreadPerClient) {
+  Server();  // the shared server's own helper threads start first
+  int before = ThreadCount();
+  auto c = NewClient();
+  EXPECT_EQ(ThreadCount() - before, 1);
+  auto c2 = NewClient();
+  EXPECT_EQ(ThreadCount() - before, 2);
+  auto l = NewLock(c.get(), UniquePath("one-thread"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  EXPECT_EQ(ThreadCount() - before, 2);  // no thread per lock
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
+// The host polls zkl_client_fd() (an epoll fd) and calls dispatch: that
+// connects, acquires and delivers, with no thread of zkl's.
+TEST(IoMode, HostModeStartsNoThreadAndRunsFromThePollLoop) {
+  Server();
+  int before = ThreadCount();
+  Seen seen;
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = Server().connect();
+  co.servers = servers.c_str();
+  co.io = ZKL_IO_HOST;
+  co.cb = OnSessionEvent;
+  co.user_data = &seen;
+  zkl_client *raw = nullptr;
+  ASSERT_EQ(zkl_client_new(&co, &raw), 0);
+  ClientPtr c(raw);
+  EXPECT_EQ(ThreadCount(), before);
+  int fd = zkl_client_fd(c.get());
+  ASSERT_GE(fd, 0);
+  std::string path = UniquePath("host-poll");
+  auto l = NewLock(c.get(), path, ZKL_LOCK_FAIR, 1, OnLockEvent, &seen);
+  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
+  // The host's loop: poll the fd, dispatch when it is readable.
+  for (int round = 0; round < 2000 && seen.acquired == 0; ++round) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 50) > 0) zkl_client_dispatch(c.get(), 0);
+  }
+  EXPECT_EQ(seen.acquired, 1);
+  EXPECT_GE(seen.sessions, 1);  // CONNECTED came through the same dispatch
+  EXPECT_GT(seen.token, 0u);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
+  EXPECT_EQ(ThreadCount(), before);  // still none of zkl's
+  EXPECT_EQ(Children(path).size(), 1u);
+}
+
+// A blocking call made without anybody dispatching drives the I/O itself.
+TEST(IoMode, HostModeBlockingCallsDriveTheLoop) {
+  auto c = NewHostClient();
+  ASSERT_EQ(zkl_client_wait_connected(c.get(), 20000), 0);
+  std::string path = UniquePath("host-blocking");
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
+  auto c2 = NewHostClient();
+  auto l2 = NewLock(c2.get(), path);
+  EXPECT_EQ(zkl_lock_acquire(l2.get(), 1, 300), ZKL_ETIMEDOUT);  // connects, queues, gives up
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_acquire(l2.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_release(l2.get(), 1), 0);
+  EXPECT_TRUE(Children(path).empty());
+}
+
+// Two threads use one host-mode client: one blocks in an acquire while the
+// other dispatches; whoever waits drives, and both get their answer.
+TEST(IoMode, HostModeBlockingCallAndDispatchOnTwoThreads) {
+  auto c = NewHostClient();
+  ASSERT_EQ(zkl_client_wait_connected(c.get(), 20000), 0);
+  std::string path = UniquePath("host-two-threads");
+  auto holder = NewClient();
+  auto hl = NewLock(holder.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(hl.get(), 1, 5000), 0);
+  Seen seen;
+  auto async_lock = NewLock(c.get(), UniquePath("host-two-threads-b"), ZKL_LOCK_FAIR, 1, OnLockEvent, &seen);
+  auto blocking_lock = NewLock(c.get(), path);
+  std::atomic<int> blocking_rc{1};
+  std::thread blocker([&] { blocking_rc = zkl_lock_acquire(blocking_lock.get(), 1, 20000); });
+  ASSERT_EQ(zkl_lock_acquire_async(async_lock.get(), 1, 10000), 0);
+  int fd = zkl_client_fd(c.get());
+  for (int round = 0; round < 2000 && seen.acquired == 0; ++round) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 50) > 0) zkl_client_dispatch(c.get(), 0);
+  }
+  EXPECT_EQ(seen.acquired, 1);
+  ASSERT_EQ(zkl_lock_release(hl.get(), 1), 0);
+  blocker.join();
+  EXPECT_EQ(blocking_rc, 0);
+  EXPECT_EQ(zkl_lock_release(blocking_lock.get(), 1), 0);
+}
+
+// zkl_client_wait in host mode does the I/O while it waits; wakeup ends it.
+TEST(IoMode, HostModeWaitDrivesAndWakeupInterrupts) {
+  auto c = NewHostClient();
+  auto l = NewLock(c.get(), UniquePath("host-wait"));
+  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
+  auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 20000);  // zkl_client_wait + next_event
+  ASSERT_TRUE(ev);
+  std::thread waker([&] {
+    usleep(100000);
+    zkl_client_wakeup(c.get());
+  });
+  EXPECT_EQ(zkl_client_wait(c.get(), 10000), 0);  // woken, no event
+  waker.join();
+}
+
+}  // namespace
