@@ -183,12 +183,14 @@ enum Fault {
   kClientBlackhole,
   kSessionExpire,
   kEnsembleRestart,
+  kClientFreeze,
   kFaultKinds
 };
 const char *kFaultNames[kFaultKinds] = {
     "leader-kill",      "follower-kill",    "server-pause",   "connection-drop",
-    "cut-after-create", "client-blackhole", "session-expire", "ensemble-restart"};
-const int kFaultWeights[kFaultKinds] = {2, 2, 2, 3, 3, 2, 3, 1};
+    "cut-after-create", "client-blackhole", "session-expire", "ensemble-restart",
+    "client-freeze"};
+const int kFaultWeights[kFaultKinds] = {2, 2, 2, 3, 3, 2, 3, 1, 3};
 
 std::map<std::string, uint64_t> g_fault_counts;  // injected, by name (+ details)
 std::vector<std::string> g_failures;             // run failures (not history violations)
@@ -305,6 +307,21 @@ void Inject(Fault f) {
       Log("fault %s: %s %s", kFaultNames[f], w.id.c_str(),
           cut ? "cut after a create" : "made no create in 8 s (stays armed)");
       if (cut) ++g_fault_counts["cut-after-create(triggered)"];
+      break;
+    }
+    case kClientFreeze: {
+      // The whole worker process stops (GC pause, SIGSTOP, VM migration):
+      // sometimes shorter, sometimes longer than the session timeout. Its
+      // first is_held after the thaw must not say yes if another holds.
+      Worker &w = PickWorker();
+      int ms = Rand(g_opt.session_timeout / 2, g_opt.session_timeout * 2);
+      Log("fault %s: SIGSTOP %s for %d ms", kFaultNames[f], w.id.c_str(), ms);
+      if (w.pid > 0 && !w.exited && kill(w.pid, SIGSTOP) == 0) {
+        SleepMs(ms);
+        kill(w.pid, SIGCONT);
+        ++g_fault_counts[std::string(kFaultNames[f]) +
+                         (ms > g_opt.session_timeout ? "(past the session timeout)" : "(shorter)")];
+      }
       break;
     }
     case kClientBlackhole: {

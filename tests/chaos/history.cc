@@ -175,6 +175,18 @@ void History::Fence(const std::string &worker, const std::string &path, uint64_t
   fences_.push_back(FenceUse{worker, path, token, t_ns, accepted, origin});
 }
 
+void History::Held(const std::string &worker, uint64_t hold, int64_t before_ns, int64_t after_ns,
+                   const Origin &origin) {
+  auto it = holds_.find(Key(worker, hold));
+  if (it == holds_.end()) {
+    problems_.push_back("held answer for unknown hold " + worker + "#" + std::to_string(hold) +
+                        Where(origin));
+    return;
+  }
+  const Segment &s = segments_[it->second.last_segment];
+  held_answers_.push_back(HeldAnswer{worker, hold, s.path, s.recipe, s.leases, before_ns, after_ns, origin});
+}
+
 bool History::AddLine(const std::string &line, std::string *error, const Origin &origin) {
   std::istringstream in(line);
   std::vector<std::string> f;
@@ -234,6 +246,18 @@ bool History::AddLine(const std::string &line, std::string *error, const Origin 
     Fence(f[1], f[2], token, t, f[5] == "accepted", origin);
     return true;
   }
+  if (kind == "held") {
+    // held WORKER HOLD T_BEFORE_NS T_AFTER_NS
+    if (f.size() != 5) return fail("held needs 4 fields");
+    uint64_t hold;
+    int64_t before, after;
+    if (!ParseU64(f[2], &hold) || !ParseI64(f[3], &before) || !ParseI64(f[4], &after)) {
+      return fail("bad number");
+    }
+    if (after < before) return fail("held: T_AFTER before T_BEFORE");
+    Held(f[1], hold, before, after, origin);
+    return true;
+  }
   return fail("unknown record '" + kind + "'");
 }
 
@@ -258,6 +282,54 @@ bool History::AddFile(const std::string &file, std::string *error) {
 // Check
 
 namespace {
+
+// A "yes" answer is stale when, even at the earliest moment it can have
+// been computed, another holder already held the path (for semaphores:
+// max_leases others).
+void CheckHeldAnswers(const History &h, const std::map<std::string, std::vector<const Segment *>> &by_path,
+                      Verdict *v) {
+  std::map<std::string, std::vector<const HeldAnswer *>> answers;
+  for (const HeldAnswer &a : h.held_answers()) answers[a.path].push_back(&a);
+  for (auto &[path, list] : answers) {
+    std::stable_sort(list.begin(), list.end(), [](const HeldAnswer *a, const HeldAnswer *b) {
+      return a->before_ns < b->before_ns;
+    });
+    auto segs_it = by_path.find(path);
+    if (segs_it == by_path.end()) continue;
+    const std::vector<const Segment *> &segs = segs_it->second;  // in begin order
+    size_t next = 0;
+    std::vector<const Segment *> active;
+    for (const HeldAnswer *a : list) {
+      ++v->held_answers;
+      int64_t t = a->before_ns;
+      while (next < segs.size() && segs[next]->begin_ns <= t) active.push_back(segs[next++]);
+      active.erase(std::remove_if(active.begin(), active.end(),
+                                  [&](const Segment *s) { return s->end_ns <= t; }),
+                   active.end());
+      int others = 0;
+      const Segment *culprit = nullptr;
+      for (const Segment *s : active) {
+        if (s->worker == a->worker && s->hold == a->hold) continue;
+        if (a->recipe == Recipe::kRead && s->recipe == Recipe::kRead) continue;
+        ++others;
+        culprit = s;
+      }
+      int allowed = a->recipe == Recipe::kSemaphore ? std::max(a->leases - 1, 0) : 0;
+      if (others <= allowed || culprit == nullptr) continue;
+      Violation x;
+      x.kind = "stale-held";
+      x.path = path;
+      x.at_ns = t;
+      std::ostringstream m;
+      m << path << ": " << a->worker << "#" << a->hold << " was told it holds" << Where(a->origin)
+        << " while " << culprit->worker << "#" << culprit->hold << " held it (since "
+        << (t - culprit->begin_ns) / 1000 << " us)";
+      x.message = m.str();
+      x.segments = {*culprit};
+      v->violations.push_back(std::move(x));
+    }
+  }
+}
 
 bool Conflict(const Segment &a, const Segment &b) {
   if (a.worker == b.worker && a.hold == b.hold) return false;  // segments of one hold
@@ -498,6 +570,7 @@ Verdict Check(const History &h) {
     }
   }
   CheckFences(h, &v);
+  CheckHeldAnswers(h, by_path, &v);
   return v;
 }
 
@@ -509,8 +582,9 @@ std::string Verdict::Summary() const {
     o << (first ? "" : ", ") << RecipeName(r) << " " << n;
     first = false;
   }
-  o << "), " << segments << " hold intervals, fenced writes " << fence_accepted << " accepted / "
-    << fence_rejected << " rejected, " << violations.size() << " violations";
+  o << "), " << segments << " hold intervals, " << held_answers << " is-held answers, fenced writes "
+    << fence_accepted << " accepted / " << fence_rejected << " rejected, " << violations.size()
+    << " violations";
   return o.str();
 }
 

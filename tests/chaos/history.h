@@ -78,6 +78,19 @@ struct Segment {
   Origin origin;         // of the begin record
 };
 
+// One "yes" of is_held()/is_leader() for a hold: the library computed it
+// at some moment between before_ns and after_ns.
+struct HeldAnswer {
+  std::string worker;
+  uint64_t hold = 0;
+  std::string path;  // of the hold (from its acquire record)
+  Recipe recipe = Recipe::kFair;
+  int leases = 0;
+  int64_t before_ns = 0;
+  int64_t after_ns = 0;
+  Origin origin;
+};
+
 // One use of a resource guarded by fencing tokens.
 struct FenceUse {
   std::string worker;
@@ -106,9 +119,12 @@ class History {
            const Origin &origin = {});
   void Fence(const std::string &worker, const std::string &path, uint64_t token, int64_t t_ns,
              bool accepted, const Origin &origin = {});
+  void Held(const std::string &worker, uint64_t hold, int64_t before_ns, int64_t after_ns,
+            const Origin &origin = {});
 
   const std::vector<Segment> &segments() const { return segments_; }
   const std::vector<FenceUse> &fences() const { return fences_; }
+  const std::vector<HeldAnswer> &held_answers() const { return held_answers_; }
   // Consistency problems found while recording.
   const std::vector<std::string> &problems() const { return problems_; }
   // Distinct holds (acquire records) per recipe.
@@ -123,13 +139,14 @@ class History {
 
   std::vector<Segment> segments_;
   std::vector<FenceUse> fences_;
+  std::vector<HeldAnswer> held_answers_;
   std::vector<std::string> problems_;
   std::map<std::string, HoldState> holds_;
   std::map<Recipe, uint64_t> acquisitions_;
 };
 
 struct Violation {
-  std::string kind;     // "overlap", "semaphore", "token", "fence", "history"
+  std::string kind;     // "overlap", "semaphore", "token", "fence", "stale-held", "history"
   std::string message;
   std::vector<Segment> segments;  // the offending segments
   std::vector<FenceUse> fences;
@@ -144,6 +161,7 @@ struct Verdict {
   uint64_t open_segments = 0;
   uint64_t fence_accepted = 0;
   uint64_t fence_rejected = 0;
+  uint64_t held_answers = 0;  // "yes" answers checked
   std::map<Recipe, uint64_t> acquisitions;
   std::map<std::string, int> max_concurrency;  // per path (semaphores, readers)
 

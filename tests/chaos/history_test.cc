@@ -285,3 +285,61 @@ TEST(HistoryChecker, FilesOfSeveralWorkersMerge) {
 }
 
 }  // namespace
+
+namespace {
+
+// "held" records: every yes of is_held must fall outside other holders'
+// tenures (issue 12).
+TEST(HistoryChecker, HeldAnswersInsideOwnTenurePass) {
+  History h = Parse(R"(acquire w1 1 fair /h 100 1000000
+held w1 1 1100000 1100050
+held w1 1 1900000 1900050
+end w1 1 2000000 released
+acquire w2 1 fair /h 105 2500000
+held w2 1 2600000 2600050
+end w2 1 3000000 released
+acquire w1 2 semaphore /hs 1 1000000 2
+acquire w2 2 semaphore /hs 2 1000500 2
+held w1 2 1200000 1200010
+end w1 2 2000000 released
+end w2 2 2000000 released
+)");
+  Verdict v = Check(h);
+  EXPECT_TRUE(v.ok()) << Report(h, v);
+  EXPECT_EQ(v.held_answers, 4u);
+}
+
+TEST(HistoryChecker, StaleHeldAnswerIsAViolation) {
+  // w1 froze while holding; w2 was granted; w1 thawed and was told "held"
+  // (its own interval was already ended by the recorder, so only the held
+  // record shows the lie).
+  History h = Parse(R"(acquire w1 1 fair /h 100 1000000
+end w1 1 1500000 not-held
+acquire w2 1 fair /h 105 2500000
+held w1 1 2600000 2600100
+end w2 1 3000000 released
+)");
+  Verdict v = Check(h);
+  EXPECT_FALSE(v.ok());
+  EXPECT_TRUE(HasKind(v, "stale-held")) << Report(h, v);
+}
+
+TEST(HistoryChecker, HeldAnswerOverASemaphoreFullOfOthers) {
+  History h = Parse(R"(acquire w1 1 semaphore /hs 1 1000000 2
+end w1 1 1100000 not-held
+acquire w2 1 semaphore /hs 2 1200000 2
+acquire w3 1 semaphore /hs 3 1300000 2
+held w1 1 1400000 1400010
+end w2 1 2000000 released
+end w3 1 2000000 released
+)");
+  Verdict v = Check(h);
+  EXPECT_TRUE(HasKind(v, "stale-held")) << Report(h, v);
+}
+
+TEST(HistoryChecker, HeldForUnknownHoldIsAHistoryProblem) {
+  History h = Parse("held w9 7 1000 2000\n");
+  EXPECT_TRUE(HasKind(Check(h), "history"));
+}
+
+}  // namespace

@@ -331,8 +331,12 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
   bool fenced = zkl_chaos::IsExclusive(s.recipe);
   bool open = true;
   auto check = [&]() {
+    // Every "yes" is recorded with the window in which the library computed
+    // it: the checker proves none falls inside another holder's tenure.
+    int64_t asked = MonotonicNs();
     bool held = Held(s);
     int64_t t = MonotonicNs();
+    if (held) Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, asked, t);
     if (open && !held) {
       Record("end %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), hold, t,
              op.lost ? "lost" : op.suspended ? "suspended" : "not-held");
