@@ -5,7 +5,7 @@
 #include "zookeeper.h"
 
 #include <algorithm>
-#include <atomic>
+#include <mutex>
 #include <cstring>
 #include <unordered_set>
 
@@ -178,18 +178,14 @@ void LogLine(const char *line) {
   current->sink->OnZkLog(level, text == std::string_view::npos ? s : s.substr(text + 2));
 }
 
-// The C client filters by one process-wide level before it formats a line:
-// raise it to the most verbose level any session asked for.
-void RaiseClientLogLevel(int zkl_level) {
-  static std::atomic<int> highest{0};
-  int prev = highest.load();
-  while (zkl_level > prev && !highest.compare_exchange_weak(prev, zkl_level)) {
-  }
-  if (zkl_level > prev || prev == 0) {
-    static const ZooLogLevel levels[] = {ZOO_LOG_LEVEL_ERROR, ZOO_LOG_LEVEL_ERROR, ZOO_LOG_LEVEL_WARN,
-                                         ZOO_LOG_LEVEL_INFO, ZOO_LOG_LEVEL_DEBUG};
-    zoo_set_debug_level(levels[std::clamp(std::max(zkl_level, prev), 0, 4)]);
-  }
+// The C client filters by one process-wide level before it formats a line.
+// It is set once, before the first session exists (other sessions' threads
+// read it without a lock): INFO, so that connection changes can reach the
+// log callbacks; the per-line DEBUG chatter of every request is never
+// formatted. Each session then filters by its own level.
+void SetClientLogLevelOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { zoo_set_debug_level(ZOO_LOG_LEVEL_INFO); });
 }
 
 int ToMode(int mode) {
@@ -199,6 +195,10 @@ int ToMode(int mode) {
   if (mode & kSequential) out |= ZOO_SEQUENCE;
   return out;
 }
+
+// Node data for the C client: never a null pointer (an empty view may have
+// one), which it would hand to memcpy.
+const char *DataPtr(std::string_view data) { return data.empty() ? "" : data.data(); }
 
 void Wipe(std::string &secret) {
   // volatile: the wipe is not optimized away as a dead store.
@@ -262,7 +262,7 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     impl->creator_acl.data = impl->creator_entries;
     impl->acl = &impl->creator_acl;
   }
-  RaiseClientLogLevel(params.log_level);
+  SetClientLogLevelOnce();
   Running running(impl.get());
   impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
                              nullptr, impl.get(), ZOO_NO_LOG_CLIENTENV, &LogLine);
@@ -313,7 +313,7 @@ ZkRc ZkSession::Process(bool readable, bool writable) {
 
 ZkRc ZkSession::Create(void *request, const std::string &path, std::string_view data, int mode) {
   Running running(impl_.get());
-  return FromCode(zoo_acreate2(impl_->zh, path.c_str(), data.data(), static_cast<int>(data.size()),
+  return FromCode(zoo_acreate2(impl_->zh, path.c_str(), DataPtr(data), static_cast<int>(data.size()),
                                impl_->acl, ToMode(mode), &StringStatDone, request));
 }
 
@@ -343,7 +343,7 @@ ZkRc ZkSession::Exists(void *request, const std::string &path, uint64_t watcher)
 ZkRc ZkSession::SetData(void *request, const std::string &path, std::string_view data,
                         int version) {
   Running running(impl_.get());
-  return FromCode(zoo_aset(impl_->zh, path.c_str(), data.data(), static_cast<int>(data.size()),
+  return FromCode(zoo_aset(impl_->zh, path.c_str(), DataPtr(data), static_cast<int>(data.size()),
                            version, &StatDone, request));
 }
 
@@ -366,7 +366,7 @@ ZkRc ZkSession::Multi(void *request, std::vector<ZkOp> ops) {
     switch (op.type) {
       case ZkOp::kCreate:
         call->path_buffers[i].resize(op.path.size() + 32);
-        zoo_create2_op_init(&z, op.path.c_str(), op.data.data(), static_cast<int>(op.data.size()),
+        zoo_create2_op_init(&z, op.path.c_str(), DataPtr(op.data), static_cast<int>(op.data.size()),
                             impl_->acl, ToMode(op.mode), call->path_buffers[i].data(),
                             static_cast<int>(call->path_buffers[i].size()));
         break;
@@ -374,7 +374,7 @@ ZkRc ZkSession::Multi(void *request, std::vector<ZkOp> ops) {
         zoo_delete_op_init(&z, op.path.c_str(), op.version);
         break;
       case ZkOp::kSetData:
-        zoo_set_op_init(&z, op.path.c_str(), op.data.data(), static_cast<int>(op.data.size()),
+        zoo_set_op_init(&z, op.path.c_str(), DataPtr(op.data), static_cast<int>(op.data.size()),
                         op.version, &call->stats[i]);
         break;
       case ZkOp::kCheck:
