@@ -10,6 +10,7 @@
 #include "inspect.h"
 #include "observer.h"
 #include "paths.h"
+#include "revoke.h"
 #include "zkl.h"
 
 using zkl::Client;
@@ -416,9 +417,7 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
       return ZKL_EINVAL;
     }
     // Not yet implemented by this build.
-    if (opts->leases != 1 || opts->max_hold_ms != 0 || opts->on_revoke != ZKL_REVOKE_IGNORE) {
-      return ZKL_ENOTSUP;
-    }
+    if (opts->leases != 1) return ZKL_ENOTSUP;
     Contender::Options o;
     o.rule = LockRule(opts->kind, opts->max_leases);
     if (!o.rule) return ZKL_EINVAL;
@@ -426,6 +425,8 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
     o.reentrant = opts->kind == ZKL_LOCK_REENTRANT;
     o.kind_name = LockKindName(opts->kind);
     if (opts->data_len > 0) o.data.assign(static_cast<const char *>(opts->data), opts->data_len);
+    o.max_hold = absl::Milliseconds(opts->max_hold_ms);
+    o.on_revoke = opts->on_revoke;
     o.cb = opts->cb;
     o.user_data = opts->user_data;
     {
@@ -594,7 +595,6 @@ int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options
     if (opts->on_revoke < ZKL_REVOKE_IGNORE || opts->on_revoke > ZKL_REVOKE_RELEASE) {
       return ZKL_EINVAL;
     }
-    if (opts->on_revoke != ZKL_REVOKE_IGNORE) return ZKL_ENOTSUP;  // not yet implemented
     Contender::Options o;
     o.rule = ElectionRule(opts->kind);
     if (!o.rule) return ZKL_EINVAL;
@@ -602,6 +602,7 @@ int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options
     o.role = Contender::Role::kElection;
     o.kind_name = opts->kind == ZKL_ELECTION_FAIR ? "election-fair" : "election-nonfair";
     o.data = opts->id;
+    o.on_revoke = opts->on_revoke;
     o.cb = opts->cb;
     o.user_data = opts->user_data;
     {
@@ -852,8 +853,7 @@ int zkl_revoke(zkl_client *c, const char *path, const zkl_inspect_options *opts,
     if (int rc = zkl::ValidatePath(path)) return rc;
     std::unique_ptr<zkl::Rule> rule;
     if (int rc = InspectRule(opts, &rule)) return rc;
-    (void)holder;
-    return ZKL_ENOTSUP;  // not yet implemented
+    return zkl::Revoke(*client, path, std::move(rule), opts->timeout_ms, holder);
   });
 }
 

@@ -19,6 +19,9 @@ std::string_view Basename(std::string_view p) {
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
 // How long an async release waits for a following acquire to go out with.
 constexpr absl::Duration kCoalesceWindow = absl::Milliseconds(1);
+// Apache Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the
+// data a revoker writes into the holder's node.
+constexpr std::string_view kRevokeMarker = "__REVOKE__";
 
 }  // namespace
 
@@ -31,6 +34,8 @@ Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options op
       role_(opts.role),
       data_(std::move(opts.data)),
       kind_name_(std::move(opts.kind_name)),
+      max_hold_(opts.max_hold),
+      on_revoke_(opts.on_revoke),
       cb_(opts.cb),
       user_data_(opts.user_data) {}
 
@@ -283,7 +288,11 @@ void Contender::Check() {
 void Contender::Resync() {
   resync_needed_ = false;
   SendDeletes();
-  if (want_hold_ && held_) return;  // a held node lives as long as the session
+  if (want_hold_ && held_) {
+    // A held node lives as long as the session; its watch may need setting.
+    if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
+    return;
+  }
   if (!want_hold_ && node_.empty() && !create_unknown_) {
     MaybeRetire();
     return;
@@ -405,6 +414,21 @@ void Contender::OnReply(const Reply &r) {
     case kDelete:
       DeleteDone(std::string(Basename(*r.path)), r.rc);
       break;
+    case kRevokeWatch: {
+      if (!held_ || *r.path != OwnPath()) break;
+      if (r.rc == ZkRc::kNoNode) {
+        NodeGone();
+      } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
+        // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
+        revoke_seen_ = true;
+        ++revocations_;
+        Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
+        if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
+      } else if (IsConnectionError(r.rc)) {
+        resync_needed_ = true;  // set the watch again once connected
+      }
+      break;
+    }
     case kParent: {
       // Missing parents are created on the way; only a refusal matters, or
       // a missing root (the client's chroot does not exist).
@@ -605,6 +629,16 @@ void Contender::Adopt(const std::string &name) {
 }
 
 void Contender::OnWatch(WatchType type, const std::string &path) {
+  if (held_ && !node_.empty() && path == OwnPath()) {
+    // The own node's watch (revocable holds): a revocation marker, or the
+    // node is gone.
+    if (type == WatchType::kDeleted) {
+      NodeGone();
+    } else if (type == WatchType::kDataChanged) {
+      WatchOwnNode();
+    }
+    return;
+  }
   if (!want_hold_ || held_ || path != watched_) return;
   watched_.clear();
   if (fixed()) {
@@ -623,6 +657,7 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
 void Contender::SetHeld(bool held) {
   if (held == held_) return;
   held_ = held;
+  if (!held) hold_deadline_ = absl::InfiniteFuture();
   client_->AdjustHeld(held ? 1 : -1);
 }
 
@@ -633,7 +668,10 @@ void Contender::Granted() {
   holds_ = 1;
   watched_.clear();
   acquire_deadline_ = absl::InfiniteFuture();
+  revoke_seen_ = false;
+  if (max_hold_ > absl::ZeroDuration()) hold_deadline_ = MonoNow() + max_hold_;
   ArmTimer();
+  if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
   if (mode_ == Mode::kAsync) {
     Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_);
   }
@@ -696,6 +734,27 @@ void Contender::Lost(int error, uint64_t token) {
   client_->Changed();
 }
 
+void Contender::WatchOwnNode() {
+  Submitted(client_->GetData(this, kRevokeWatch, OwnPath(), true));
+}
+
+void Contender::EndHold(int error) {
+  uint64_t token = czxid_;
+  uint64_t owner = owner_;
+  ++losses_;
+  SetHeld(false);
+  suspended_ = false;
+  holds_ = 0;
+  want_hold_ = false;  // an election leaves too: it was told to let go
+  DeleteOwn();
+  if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
+  lost_unreleased_ = true;
+  lost_owner_ = owner;
+  owner_ = 0;
+  ArmTimer();
+  client_->Changed();
+}
+
 void Contender::NodeGone() {
   // Our node disappeared while the session lives (lock node deleted by an
   // administrator, or a container cleanup race).
@@ -741,7 +800,7 @@ void Contender::FlushDeferred() {
 }
 
 void Contender::ArmTimer() {
-  absl::Time when = flush_deadline_;
+  absl::Time when = std::min(flush_deadline_, hold_deadline_);
   if (want_hold_ && !held_) when = std::min(when, acquire_deadline_);
   client_->SetTimer(this, when);
 }
@@ -828,6 +887,7 @@ void Contender::OnSessionLost(int error) {
 void Contender::OnTimer() {
   absl::Time now = MonoNow();
   if (flush_deadline_ <= now) FlushDeferred();
+  if (held_ && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
   if (want_hold_ && !held_ && acquire_deadline_ <= now) {
     Fail(ZKL_ETIMEDOUT);
   } else {
@@ -858,6 +918,7 @@ void Contender::WriteStats(JsonWriter &j) {
   j.Field("held", held_);
   j.Field("acquisitions", acquisitions_);
   j.Field("losses", losses_);
+  j.Field("revocations", revocations_);
   j.EndObject();
 }
 

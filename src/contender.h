@@ -30,6 +30,8 @@ class Contender : public Listener {
     Role role = Role::kLock;
     std::string data;  // node data (holder or participant id)
     std::string kind_name;  // for statistics: "fair", "read", "election-fair", ...
+    absl::Duration max_hold = absl::ZeroDuration();  // > 0: a hold ends by itself
+    int on_revoke = ZKL_REVOKE_IGNORE;
     zkl_event_cb cb = nullptr;
     void *user_data = nullptr;
   };
@@ -76,6 +78,7 @@ class Contender : public Listener {
     kFixedData,
     kParent,
     kReleaseAndCreate,
+    kRevokeWatch,
   };
 
   bool want_hold() const { return want_hold_; }
@@ -97,6 +100,10 @@ class Contender : public Listener {
   void Granted();
   void Fail(int error);
   void Lost(int error, uint64_t token);
+  // The hold ends on zkl's own decision (max hold time, revocation): the
+  // node goes and the holder hears LOST with `error`.
+  void EndHold(int error);
+  void WatchOwnNode();
   void NodeGone();
   // Moves the own node to the doomed list and sends its delete (or, with
   // `defer`, lets a following acquire take it along).
@@ -120,6 +127,8 @@ class Contender : public Listener {
   const Role role_;
   const std::string data_;
   const std::string kind_name_;
+  const absl::Duration max_hold_;
+  const int on_revoke_;
   const zkl_event_cb cb_;
   void *const user_data_;
 
@@ -157,6 +166,8 @@ class Contender : public Listener {
   std::vector<Doomed>::iterator FindDoomed(std::string_view name);
   std::string coalesced_;  // the doomed node a pending multi deletes
   absl::Time acquire_deadline_ = absl::InfiniteFuture();
+  absl::Time hold_deadline_ = absl::InfiniteFuture();  // max hold time
+  bool revoke_seen_ = false;  // REVOKE_REQUESTED delivered for this hold
   absl::Time flush_deadline_ = absl::InfiniteFuture();
   bool resync_needed_ = false;
   int create_attempts_ = 0;
@@ -166,6 +177,7 @@ class Contender : public Listener {
   // Statistics.
   uint64_t acquisitions_ = 0;
   uint64_t losses_ = 0;
+  uint64_t revocations_ = 0;
 };
 
 }  // namespace zkl

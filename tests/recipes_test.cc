@@ -19,16 +19,6 @@ using namespace zkl_test;
 
 namespace {
 
-template <typename Pred>
-bool Eventually(Pred pred, int timeout_ms = 10000) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
 // The server's count of watches (4lw "wchs").
 int TotalWatches() {
   std::string out = Server().FourLetter("wchs");

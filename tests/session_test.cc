@@ -13,16 +13,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-template <typename Pred>
-bool Eventually(Pred pred, int timeout_ms = 10000) {
-  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (!pred()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
 TEST(Session, ExpiryDeliversLostAndANewSession) {
   auto c = NewClient(6000);
   std::string path = UniquePath("expiry");

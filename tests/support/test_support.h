@@ -5,14 +5,28 @@
 
 #include <zkl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "zk_harness.h"
 
 namespace zkl_test {
+
+// Polls `pred` (every 10 ms) until it holds or `timeout_ms` passes. For
+// state only visible on the server (node counts), where no event tells.
+template <typename Pred>
+bool Eventually(Pred pred, int timeout_ms = 10000) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
 
 // The standalone server shared by the tests of this binary (started once).
 ZkServer &Server();
