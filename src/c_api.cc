@@ -102,7 +102,7 @@ int HandleStats(const std::shared_ptr<Contender> &h, char **json, size_t *len) {
   return ReturnString(h->client().StatsJson(h->public_id()), json, len);
 }
 
-std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
+std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases, int32_t leases = 1) {
   switch (kind) {
     case ZKL_LOCK_FAIR:
     case ZKL_LOCK_REENTRANT: return zkl::MakeExclusiveRule("lock-");
@@ -110,7 +110,9 @@ std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases) {
     case ZKL_LOCK_READ: return zkl::MakeReadRule();
     case ZKL_LOCK_WRITE: return zkl::MakeWriteRule();
     case ZKL_LOCK_SEMAPHORE:
-      return max_leases >= 1 ? zkl::MakeSemaphoreRule(max_leases) : nullptr;
+      return max_leases >= 1 && leases >= 1 && leases <= max_leases
+                 ? zkl::MakeSemaphoreRule(max_leases, leases)
+                 : nullptr;
     default: return nullptr;
   }
 }
@@ -416,10 +418,8 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
         (opts->kind != ZKL_LOCK_SEMAPHORE && opts->leases != 1)) {
       return ZKL_EINVAL;
     }
-    // Not yet implemented by this build.
-    if (opts->leases != 1) return ZKL_ENOTSUP;
     Contender::Options o;
-    o.rule = LockRule(opts->kind, opts->max_leases);
+    o.rule = LockRule(opts->kind, opts->max_leases, opts->leases);
     if (!o.rule) return ZKL_EINVAL;
     o.path = path;
     o.reentrant = opts->kind == ZKL_LOCK_REENTRANT;

@@ -75,6 +75,8 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 
   want_hold_ = true;
   lost_unreleased_ = false;
+  waited_ = false;
+  first_in_line_ = false;
   owner_ = owner;
   mode_ = mode;
   // A zero timeout does not wait: like a try, but failing with ETIMEDOUT.
@@ -273,7 +275,7 @@ void Contender::SendCreate() {
   if (!fixed()) {
     // Same session, so the server answers after the create: one round trip
     // tells whether we hold.
-    Submitted(client_->GetChildren(this, kChildren, path_, rule_->max_leases() > 0));
+    Submitted(client_->GetChildren(this, kChildren, path_, /*watch=*/false));
   }
 }
 
@@ -281,7 +283,10 @@ void Contender::Check() {
   if (fixed()) {
     Submitted(client_->GetData(this, kFixedData, FixedPath(), want_hold_));
   } else {
-    Submitted(client_->GetChildren(this, kChildren, path_, rule_->max_leases() > 0 && want_hold_));
+    // Only a semaphore's first in line watches the children (when it knows
+    // it is first: otherwise its answer tells, and it asks again).
+    bool watch = want_hold_ && rule_->max_leases() > 0 && first_in_line_;
+    Submitted(client_->GetChildren(this, watch ? kChildrenWatched : kChildren, path_, watch));
   }
 }
 
@@ -357,9 +362,10 @@ void Contender::OnReply(const Reply &r) {
       }
       break;
     }
-    case kChildren: {
+    case kChildren:
+    case kChildrenWatched: {
       if (r.rc == ZkRc::kOk) {
-        Evaluate(*r.children);
+        Evaluate(*r.children, r.op == kChildrenWatched);
       } else if (r.rc == ZkRc::kNoNode) {
         if (!node_.empty()) {
           NodeGone();  // the lock node went, and ours with it
@@ -543,7 +549,7 @@ void Contender::DeleteDone(const std::string &name, ZkRc rc) {
   client_->Changed();
 }
 
-void Contender::Evaluate(const std::vector<std::string_view> &children) {
+void Contender::Evaluate(const std::vector<std::string_view> &children, bool watched_children) {
   if (create_in_flight_) return;  // the create's reply comes first
   if (node_.empty()) {
     if (!create_unknown_) return;  // reply to a failed create's pipelined read
@@ -596,9 +602,19 @@ void Contender::Evaluate(const std::vector<std::string_view> &children) {
   }
   Decision d = rule_->Decide(queue, static_cast<size_t>(own - queue.begin()));
   if (d.holds) {
+    if (waited_ && rule_->hands_off()) {
+      // Our successor, if any, watches our node: touching it hands it the
+      // place of first in line (semaphore.cc).
+      int64_t own_seq_value = own_seq.value_or(0);
+      bool successor = std::any_of(children.begin(), children.end(), [&](std::string_view name) {
+        return rule_->Participates(name) && *SequenceOf(name) > own_seq_value;
+      });
+      if (successor) Submitted(client_->SetData(this, kHandOff, OwnPath(), NodeData(), -1));
+    }
     Granted();
     return;
   }
+  waited_ = true;
   if (no_wait_) {
     Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return;
@@ -607,9 +623,17 @@ void Contender::Evaluate(const std::vector<std::string_view> &children) {
     announced_waiting_ = true;
     Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
   }
+  first_in_line_ = d.watch < 0;
   if (d.watch < 0) {
-    watched_ = path_;  // the children watch was set by the read itself
     holds_when_watched_goes_ = false;
+    if (watched_children) {
+      watched_ = path_;  // the children watch was set by the read itself
+    } else {
+      // First in line, read without a watch: read again with one (a change
+      // in between shows in that answer).
+      watched_.clear();
+      Submitted(client_->GetChildren(this, kChildrenWatched, path_, true));
+    }
     return;
   }
   std::string target = JoinPath(path_, queue[static_cast<size_t>(d.watch)].name);

@@ -79,6 +79,8 @@ class Contender : public Listener {
     kParent,
     kReleaseAndCreate,
     kRevokeWatch,
+    kHandOff,
+    kChildrenWatched,  // getChildren that set a children watch
   };
 
   bool want_hold() const { return want_hold_; }
@@ -94,7 +96,7 @@ class Contender : public Listener {
   void Check();
   void Resync();
   void ResyncWhenConnected();
-  void Evaluate(const std::vector<std::string_view> &children);
+  void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false);
   void Adopt(const std::string &name);
   void SetHeld(bool held);
   void Granted();
@@ -144,6 +146,8 @@ class Contender : public Listener {
   bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
   uint64_t lost_owner_ = 0;
   bool announced_waiting_ = false;
+  bool waited_ = false;  // this acquire was not granted at its first look
+  bool first_in_line_ = false;  // semaphore: the last look made us first waiter
 
   // What is true on the server, as far as we know.
   bool held_ = false;

@@ -55,6 +55,7 @@ class Inspector : public Listener {
         Participant p;
         p.name = std::string(queue[i].name);
         p.holder = Holds(queue, i);
+        if (semaphore_) p.leases = LeasesOf(queue[i].name);
         result_.push_back(std::move(p));
       }
       pending_ = result_.size();

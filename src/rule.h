@@ -45,6 +45,9 @@ class Rule {
   virtual Decision Decide(const std::vector<QueueEntry> &queue, size_t own) const = 0;
   // Semaphores keep their lease count in the lock node's data; 0 = none.
   virtual int max_leases() const { return 0; }
+  // A waiter that becomes a holder touches its node, so that its successor
+  // (which watches it) takes over its watch (see semaphore.cc).
+  virtual bool hands_off() const { return false; }
 };
 
 // fair_lock.cc: exclusive FIFO queue (fair and reentrant locks, fair election).
@@ -56,8 +59,10 @@ std::unique_ptr<Rule> MakeExclusiveRule(std::string_view label);
 std::unique_ptr<Rule> MakeReadRule();
 std::unique_ptr<Rule> MakeWriteRule();
 bool IsWriteNode(std::string_view name);
-// semaphore.cc
-std::unique_ptr<Rule> MakeSemaphoreRule(int max_leases);
+// semaphore.cc: `leases` per acquisition (one node carries them all).
+std::unique_ptr<Rule> MakeSemaphoreRule(int max_leases, int leases = 1);
+// The leases a semaphore node takes (its "leasesN-" label; 1 otherwise).
+int LeasesOf(std::string_view name);
 // nonfair_lock.cc: one ephemeral node; everybody races for it.
 std::unique_ptr<Rule> MakeFixedNodeRule(std::string_view node);
 

@@ -13,12 +13,6 @@ using namespace zkl_test;
 
 namespace {
 
-uint64_t Token(zkl_lock *l) {
-  uint64_t t = 0;
-  EXPECT_EQ(zkl_lock_fencing_token(l, &t), 0);
-  return t;
-}
-
 TEST(FairLock, AcquireReleaseLeavesNoNode) {
   auto c = NewClient();
   std::string path = UniquePath("basic");

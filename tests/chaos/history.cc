@@ -539,6 +539,46 @@ std::string Describe(const FenceUse &f, int64_t base) {
 
 }  // namespace
 
+namespace {
+
+// A segment's effective end. A worker uses what it holds right after it
+// was told it holds it (a "held" record), then asks again; it cannot use
+// anything while it is frozen. So when the history has "held" answers or
+// fenced uses in a segment, the last of them ends the segment's use — not
+// the later "end" record, which a worker frozen past its session timeout
+// writes only on its first look after the thaw (that look must say no:
+// the stale-held check). Segments without them keep their end record.
+std::vector<Segment> EffectiveSegments(const History &h) {
+  std::vector<Segment> out = h.segments();
+  std::map<std::string, std::vector<Segment *>> by_hold;
+  for (Segment &s : out) by_hold[s.worker + "#" + std::to_string(s.hold)].push_back(&s);
+  std::map<const Segment *, int64_t> last_use;
+  auto note = [&](Segment *s, int64_t t) {
+    auto [it, fresh] = last_use.emplace(s, t);
+    if (!fresh) it->second = std::max(it->second, t);
+  };
+  for (const HeldAnswer &a : h.held_answers()) {
+    auto it = by_hold.find(a.worker + "#" + std::to_string(a.hold));
+    if (it == by_hold.end()) continue;
+    for (Segment *s : it->second) {
+      if (s->begin_ns <= a.after_ns && a.before_ns <= s->end_ns) note(s, a.after_ns);
+    }
+  }
+  std::map<std::pair<std::string, std::string>, std::vector<Segment *>> by_user;
+  for (Segment &s : out) by_user[{s.worker, s.path}].push_back(&s);
+  for (const FenceUse &f : h.fences()) {
+    auto it = by_user.find({f.worker, f.path});
+    if (it == by_user.end()) continue;
+    for (Segment *s : it->second) {
+      if (s->begin_ns <= f.t_ns && f.t_ns <= s->end_ns) note(s, f.t_ns);
+    }
+  }
+  for (auto &[s, t] : last_use) const_cast<Segment *>(s)->end_ns = std::min(s->end_ns, t);
+  return out;
+}
+
+}  // namespace
+
 Verdict Check(const History &h) {
   Verdict v;
   v.acquisitions = h.acquisitions();
@@ -551,7 +591,8 @@ Verdict Check(const History &h) {
     v.violations.push_back(std::move(x));
   }
   std::map<std::string, std::vector<const Segment *>> by_path;
-  for (const Segment &s : h.segments()) {
+  std::vector<Segment> effective = EffectiveSegments(h);
+  for (const Segment &s : effective) {
     by_path[s.path].push_back(&s);
     if (s.end_ns == kOpenEnd) ++v.open_segments;
   }

@@ -5,6 +5,7 @@
 #include <zookeeper.h>
 
 #include <atomic>
+#include <initializer_list>
 #include <chrono>
 #include <mutex>
 #include <stdexcept>
@@ -215,6 +216,74 @@ uint64_t StatCounter(zkl_client *c, const std::string &name) {
     return 0;
   }
   return std::stoull(doc.substr(at + key.size()));
+}
+
+
+int TotalWatches() {
+  std::string out = Server().FourLetter("wchs");
+  size_t at = out.find("Total watches:");
+  return at == std::string::npos ? -1 : std::stoi(out.substr(at + 14));
+}
+
+// Takes the lock with the first handle, then queues each following one in
+// turn, waiting until its node is on the server so the queue order is fixed.
+void HoldAndQueue(const std::string &path, std::initializer_list<zkl_lock *> locks) {
+  size_t queued = 0;
+  for (zkl_lock *l : locks) {
+    if (queued == 0) {
+      ASSERT_EQ(zkl_lock_acquire(l, 1, 5000), 0);
+    } else {
+      ASSERT_EQ(zkl_lock_acquire_async(l, 1, 10000), 0);
+    }
+    ++queued;
+    ASSERT_TRUE(Eventually([&] { return Children(path).size() == queued; }));
+  }
+}
+
+uint64_t Token(zkl_lock *l) {
+  uint64_t t = 0;
+  EXPECT_EQ(zkl_lock_fencing_token(l, &t), 0);
+  return t;
+}
+
+// N threads, each with its own client, run `rounds` acquire/release cycles
+// on `path` with locks of `kind`; returns the highest number of concurrent
+// holders seen.
+int MaxConcurrentHolders(const std::string &path, int kind, int leases, int clients, int rounds,
+                         std::vector<uint64_t> *tokens) {
+  std::atomic<int> inside{0}, max_inside{0};
+  std::mutex mu;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < clients; ++i) {
+    threads.emplace_back([&, i] {
+      auto c = NewClient();
+      auto l = NewLock(c.get(), path, kind, leases);
+      for (int r = 0; r < rounds; ++r) {
+        ASSERT_EQ(zkl_lock_acquire(l.get(), static_cast<uint64_t>(i + 1), 60000), 0);
+        int now = inside.fetch_add(1) + 1;
+        int seen = max_inside.load();
+        while (now > seen && !max_inside.compare_exchange_weak(seen, now)) {}
+        if (tokens) {
+          std::lock_guard<std::mutex> g(mu);
+          tokens->push_back(Token(l.get()));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        inside.fetch_sub(1);
+        ASSERT_EQ(zkl_lock_release(l.get(), static_cast<uint64_t>(i + 1)), 0);
+      }
+    });
+  }
+  for (auto &t : threads) t.join();
+  return max_inside.load();
+}
+
+void NewElection(zkl_client *c, const std::string &path, int kind, const char *id,
+                 ElectionPtr *out) {
+  zkl_election_options o;
+  ASSERT_EQ(zkl_election_options_init(&o, ZKL_ELECTION_OPTIONS_VERSION), 0);
+  o.kind = kind;
+  o.id = id;
+  ASSERT_EQ(zkl_election_new(c, path.c_str(), &o, &out->e), 0);
 }
 
 }  // namespace zkl_test

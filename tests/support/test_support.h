@@ -6,6 +6,7 @@
 #include <zkl.h>
 
 #include <chrono>
+#include <initializer_list>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -76,6 +77,27 @@ InspectOpts InspectElection(int kind, int64_t timeout_ms = 5000);
 // A counter of the client's statistics document ("requests",
 // "watch_events", "events", "sessions", "heartbeats", ...).
 uint64_t StatCounter(zkl_client *c, const std::string &name);
+
+// The server's count of watches (4lw "wchs"), or -1.
+int TotalWatches();
+// Takes the lock with the first handle, then queues each following one in
+// turn, waiting until its node is on the server so the queue order is fixed.
+void HoldAndQueue(const std::string &path, std::initializer_list<zkl_lock *> locks);
+// The lock's fencing token (fails the test when it has none).
+uint64_t Token(zkl_lock *l);
+// N threads, each with its own client, run `rounds` acquire/release cycles
+// on `path` with locks of `kind` (semaphores: `leases` of them); returns the
+// highest number of concurrent holders seen.
+int MaxConcurrentHolders(const std::string &path, int kind, int leases, int clients, int rounds,
+                         std::vector<uint64_t> *tokens = nullptr);
+
+struct ElectionPtr {
+  zkl_election *e = nullptr;
+  ~ElectionPtr() {
+    if (e) zkl_election_destroy(e);
+  }
+};
+void NewElection(zkl_client *c, const std::string &path, int kind, const char *id, ElectionPtr *out);
 
 // Expires the client's current session on the server.
 void ExpireClientSession(zkl_client *c);

@@ -1,0 +1,209 @@
+// The semaphore against a real ZooKeeper: leases, FIFO, herd-free waiting.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace zkl_test;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Semaphore
+// ---------------------------------------------------------------------------
+
+TEST(Semaphore, LeaseCountNeverExceeded) {
+  std::string path = UniquePath("semaphore");
+  int max = MaxConcurrentHolders(path, ZKL_LOCK_SEMAPHORE, 3, 16, 10);
+  EXPECT_LE(max, 3);
+  EXPECT_GE(max, 2);  // leases are actually shared
+  for (auto &k : Children(path)) ADD_FAILURE() << "leaked " << k;
+}
+
+TEST(Semaphore, MismatchedLeaseCountIsRejected) {
+  auto c1 = NewClient(), c2 = NewClient();
+  std::string path = UniquePath("semaphore-mismatch");
+  auto three = NewLock(c1.get(), path, ZKL_LOCK_SEMAPHORE, 3);
+  auto five = NewLock(c2.get(), path, ZKL_LOCK_SEMAPHORE, 5);
+  ASSERT_EQ(zkl_lock_acquire(three.get(), 1, 5000), 0);
+  EXPECT_EQ(zkl_lock_acquire(five.get(), 1, 5000), ZKL_EMISMATCH);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 1; }));
+  ASSERT_EQ(zkl_lock_release(three.get(), 1), 0);
+}
+
+TEST(Semaphore, LeasesAreReleasedOnSessionLoss) {
+  auto c1 = NewClient(6000), c2 = NewClient();
+  std::string path = UniquePath("semaphore-loss");
+  auto a = NewLock(c1.get(), path, ZKL_LOCK_SEMAPHORE, 1);
+  auto b = NewLock(c2.get(), path, ZKL_LOCK_SEMAPHORE, 1);
+  ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(b.get(), 1, 20000), 0);
+  ExpireClientSession(c1.get());
+  ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_LOST, 10000));
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 10000));
+  ASSERT_EQ(zkl_lock_release(b.get(), 1), 0);
+}
+
+LockPtr NewSemaphore(zkl_client *c, const std::string &path, int max_leases, int leases,
+                    zkl_event_cb cb = nullptr, void *user = nullptr) {
+  zkl_lock_options o;
+  zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
+  o.kind = ZKL_LOCK_SEMAPHORE;
+  o.max_leases = max_leases;
+  o.leases = leases;
+  o.cb = cb;
+  o.user_data = user;
+  zkl_lock *l = nullptr;
+  EXPECT_EQ(zkl_lock_new(c, path.c_str(), &o, &l), 0);
+  return LockPtr(l);
+}
+
+// acquire(n): n leases or none, one node, one token; FIFO: a waiting large
+// acquisition is not overtaken by a smaller one behind it.
+TEST(Semaphore, SeveralLeasesAtOnceInFifoOrder) {
+  auto c = NewClient();
+  std::string path = UniquePath("semaphore-n");
+  auto two = NewSemaphore(c.get(), path, 3, 2);
+  auto three = NewSemaphore(c.get(), path, 3, 3);
+  auto one = NewSemaphore(c.get(), path, 3, 1);
+  ASSERT_EQ(zkl_lock_acquire(two.get(), 1, 5000), 0);
+  EXPECT_EQ(Children(path).size(), 1u);  // one node carries both leases
+  EXPECT_GT(Token(two.get()), 0u);
+  ASSERT_EQ(zkl_lock_acquire_async(three.get(), 1, 10000), 0);  // needs all 3: waits
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
+  // One lease is free, but `three` is first in line: `one` waits behind it.
+  EXPECT_EQ(zkl_lock_acquire(one.get(), 1, 300), ZKL_ETIMEDOUT);
+  zkl_participants *p = nullptr;
+  ASSERT_EQ(zkl_inspect(c.get(), path.c_str(), InspectLock(ZKL_LOCK_SEMAPHORE), &p), 0);
+  ASSERT_EQ(zkl_participants_count(p), 2);
+  EXPECT_EQ(zkl_participants_leases(p, 0), 2);
+  EXPECT_EQ(zkl_participants_leases(p, 1), 3);
+  EXPECT_EQ(zkl_participants_is_holder(p, 1), 0);
+  zkl_participants_free(p);
+  ASSERT_EQ(zkl_lock_release(two.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000));
+  EXPECT_EQ(zkl_lock_is_held(three.get()), 1);
+  ASSERT_EQ(zkl_lock_release(three.get(), 1), 0);
+  // More leases than the semaphore has, or none, is bad input.
+  zkl_lock_options o;
+  zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
+  o.kind = ZKL_LOCK_SEMAPHORE;
+  o.max_leases = 2;
+  o.leases = 3;
+  zkl_lock *bad = nullptr;
+  EXPECT_EQ(zkl_lock_new(c.get(), path.c_str(), &o, &bad), ZKL_EINVAL);
+  o.leases = 0;
+  EXPECT_EQ(zkl_lock_new(c.get(), path.c_str(), &o, &bad), ZKL_EINVAL);
+  o.kind = ZKL_LOCK_FAIR;
+  o.leases = 2;
+  EXPECT_EQ(zkl_lock_new(c.get(), path.c_str(), &o, &bad), ZKL_EINVAL);
+}
+
+TEST(Semaphore, WeightedLeasesNeverExceedTheCount) {
+  std::string path = UniquePath("semaphore-weighted");
+  std::atomic<int> inside{0}, max_inside{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 6; ++i) {
+    threads.emplace_back([&, i] {
+      int leases = 1 + i % 3;
+      auto c = NewClient();
+      auto l = NewSemaphore(c.get(), path, 4, leases);
+      for (int r = 0; r < 8; ++r) {
+        ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 60000), 0);
+        int now = inside.fetch_add(leases) + leases;
+        int seen = max_inside.load();
+        while (now > seen && !max_inside.compare_exchange_weak(seen, now)) {}
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        inside.fetch_sub(leases);
+        ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+      }
+    });
+  }
+  for (auto &t : threads) t.join();
+  EXPECT_LE(max_inside.load(), 4);
+  EXPECT_GE(max_inside.load(), 2);
+}
+
+// Work-conserving when holders leave out of order: with 2 leases, the
+// second holder leaves first; the first waiter must get its lease then,
+// not when the oldest holder goes (the naive "watch the node N ahead"
+// would sleep here).
+TEST(Semaphore, WaiterGetsALeaseWhenAnyHolderLeaves) {
+  auto c = NewClient();
+  std::string path = UniquePath("semaphore-order");
+  auto h1 = NewSemaphore(c.get(), path, 2, 1);
+  auto h2 = NewSemaphore(c.get(), path, 2, 1);
+  auto w1 = NewSemaphore(c.get(), path, 2, 1);
+  auto w2 = NewSemaphore(c.get(), path, 2, 1);
+  ASSERT_EQ(zkl_lock_acquire(h1.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire(h2.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(w1.get(), 1, 10000), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
+  ASSERT_EQ(zkl_lock_acquire_async(w2.get(), 1, 10000), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 4; }));
+  ASSERT_EQ(zkl_lock_release(h2.get(), 1), 0);  // the younger holder first
+  auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
+  ASSERT_TRUE(ev);
+  zkl_lock *which = nullptr;
+  zkl_event_lock(ev.get(), &which);
+  EXPECT_EQ(which, w1.get());
+  EXPECT_EQ(zkl_lock_is_held(w2.get()), 0);
+  ASSERT_EQ(zkl_lock_release(h1.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000));
+  EXPECT_EQ(zkl_lock_is_held(w2.get()), 1);
+  // A waiter leaving wakes the one behind it too (its predecessor watch).
+  ASSERT_EQ(zkl_lock_release(w1.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_release(w2.get(), 1), 0);
+}
+
+// No herd: a release wakes the next holder and hands the watch to the next
+// in line — two notifications, however many wait (a children-list watch
+// would wake all of them).
+TEST(Semaphore, ReleaseWakesAConstantNumberOfWaiters) {
+  auto holder_client = NewClient();
+  std::string path = UniquePath("semaphore-herd");
+  const int kWaiters = 30;
+  std::vector<ClientPtr> clients;
+  std::vector<LockPtr> locks;
+  auto h1 = NewSemaphore(holder_client.get(), path, 2, 1);
+  auto h2 = NewSemaphore(holder_client.get(), path, 2, 1);
+  ASSERT_EQ(zkl_lock_acquire(h1.get(), 1, 5000), 0);
+  ASSERT_EQ(zkl_lock_acquire(h2.get(), 1, 5000), 0);
+  for (int i = 0; i < kWaiters; ++i) {
+    clients.push_back(NewClient());
+    locks.push_back(NewSemaphore(clients.back().get(), path, 2, 1));
+    ASSERT_EQ(zkl_lock_acquire_async(locks.back().get(), 1, 60000), 0);
+  }
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == kWaiters + 2u; }));
+  auto watch_events = [&] {
+    uint64_t n = 0;
+    for (auto &c : clients) n += StatCounter(c.get(), "watch_events");
+    return n;
+  };
+  // Let the queue settle: every waiter but the first watches its
+  // predecessor's node (wchs counts these data watches; the first in line
+  // watches the children list).
+  ASSERT_TRUE(Eventually([&] { return TotalWatches() >= kWaiters - 1; }));
+  uint64_t before = watch_events();
+  ASSERT_EQ(zkl_lock_release(h1.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(clients[0].get(), ZKL_EVENT_ACQUIRED, 5000));
+  ASSERT_TRUE(Eventually([&] { return watch_events() - before >= 2; }));
+  EXPECT_LE(watch_events() - before, 3u);  // not kWaiters
+  ASSERT_EQ(zkl_lock_release(h2.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(clients[1].get(), ZKL_EVENT_ACQUIRED, 5000));
+  EXPECT_LE(watch_events() - before, 6u);
+  for (auto &l : locks) zkl_lock_cancel(l.get());
+  ASSERT_EQ(zkl_lock_release(locks[0].get(), 1), 0);
+  ASSERT_EQ(zkl_lock_release(locks[1].get(), 1), 0);
+}
+
+}  // namespace
