@@ -8,6 +8,7 @@
 #include "client.h"
 #include "contender.h"
 #include "inspect.h"
+#include "multilock.h"
 #include "observer.h"
 #include "paths.h"
 #include "revoke.h"
@@ -56,6 +57,9 @@ std::shared_ptr<Contender> GetLock(zkl_lock *l) {
 }
 std::shared_ptr<Contender> GetElection(zkl_election *e) {
   return zkl::Lookup<Contender>(e, HandleKind::kElection);
+}
+std::shared_ptr<zkl::Multilock> GetMultilock(zkl_multilock *m) {
+  return zkl::Lookup<zkl::Multilock>(m, HandleKind::kMultilock);
 }
 std::shared_ptr<Observer> GetObserver(zkl_observer *o) {
   return zkl::Lookup<Observer>(o, HandleKind::kObserver);
@@ -442,6 +446,10 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
 
 int zkl_lock_destroy(zkl_lock *l) {
   return Guard([&] {
+    if (auto lock = GetLock(l)) {
+      MutexLock guard(&lock->client().mu());
+      if (lock->group() != nullptr) return ZKL_EBUSY;  // destroy its multi-lock
+    }
     auto h = zkl::UnregisterHandle(l, HandleKind::kLock);
     if (!h) return ZKL_EBADHANDLE;
     std::static_pointer_cast<Contender>(h)->Destroy();
@@ -547,26 +555,115 @@ int zkl_multilock_new(zkl_client *c, zkl_lock *const *members, size_t n,
     if (!client) return ZKL_EBADHANDLE;
     if (!members || n == 0 || !opts || !out) return ZKL_EINVAL;
     if (int rc = CheckVersion(opts->version, ZKL_MULTILOCK_OPTIONS_VERSION)) return rc;
-    return ZKL_ENOTSUP;
+    std::vector<std::shared_ptr<Contender>> locks;
+    for (size_t i = 0; i < n; ++i) {
+      auto l = GetLock(members[i]);
+      if (!l) return ZKL_EBADHANDLE;
+      locks.push_back(std::move(l));
+    }
+    std::shared_ptr<zkl::Multilock> ml;
+    if (int rc = zkl::Multilock::Create(client, std::move(locks), opts->cb, opts->user_data, &ml)) {
+      return rc;
+    }
+    zkl::RegisterHandle(ml);
+    *out = zkl::ToPublic<zkl_multilock>(*ml);
+    return ZKL_OK;
   });
 }
 
-int zkl_multilock_destroy(zkl_multilock *) { return ZKL_EBADHANDLE; }
-int zkl_multilock_acquire(zkl_multilock *, uint64_t, int64_t) { return ZKL_EBADHANDLE; }
-int zkl_multilock_try_acquire(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
-int zkl_multilock_acquire_async(zkl_multilock *, uint64_t, int64_t) { return ZKL_EBADHANDLE; }
-int zkl_multilock_cancel(zkl_multilock *) { return ZKL_EBADHANDLE; }
-int zkl_multilock_release(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
-int zkl_multilock_release_async(zkl_multilock *, uint64_t) { return ZKL_EBADHANDLE; }
-int zkl_multilock_is_held(zkl_multilock *) { return ZKL_EBADHANDLE; }
-int zkl_multilock_valid_for(zkl_multilock *, int64_t *ms) {
-  if (ms) *ms = 0;
-  return ZKL_EBADHANDLE;
+int zkl_multilock_destroy(zkl_multilock *m) {
+  return Guard([&] {
+    auto h = zkl::UnregisterHandle(m, HandleKind::kMultilock);
+    if (!h) return ZKL_EBADHANDLE;
+    std::static_pointer_cast<zkl::Multilock>(h)->Destroy();
+    return ZKL_OK;
+  });
 }
-int zkl_multilock_count(zkl_multilock *) { return ZKL_EBADHANDLE; }
-int zkl_multilock_member(zkl_multilock *, size_t, zkl_lock **) { return ZKL_EBADHANDLE; }
-int zkl_multilock_fencing_token(zkl_multilock *, const char *, uint64_t *) {
-  return ZKL_EBADHANDLE;
+
+int zkl_multilock_acquire(zkl_multilock *m, uint64_t owner, int64_t timeout_ms) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Acquire(owner, timeout_ms, Contender::Mode::kBlocking) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_try_acquire(zkl_multilock *m, uint64_t owner) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Acquire(owner, 0, Contender::Mode::kTry) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_acquire_async(zkl_multilock *m, uint64_t owner, int64_t timeout_ms) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Acquire(owner, timeout_ms, Contender::Mode::kAsync) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_cancel(zkl_multilock *m) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Cancel() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_release(zkl_multilock *m, uint64_t owner) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Release(owner, true) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_release_async(zkl_multilock *m, uint64_t owner) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Release(owner, false) : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_is_held(zkl_multilock *m) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->IsHeld() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_valid_for(zkl_multilock *m, int64_t *ms) {
+  return Guard([&] {
+    if (ms) *ms = 0;
+    auto ml = GetMultilock(m);
+    if (!ml) return ZKL_EBADHANDLE;
+    if (!ms) return ZKL_EINVAL;
+    return ml->ValidFor(ms);
+  });
+}
+
+int zkl_multilock_count(zkl_multilock *m) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    return ml ? ml->Count() : ZKL_EBADHANDLE;
+  });
+}
+
+int zkl_multilock_member(zkl_multilock *m, size_t i, zkl_lock **out) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    if (!ml) return ZKL_EBADHANDLE;
+    if (!out) return ZKL_EINVAL;
+    if (i >= static_cast<size_t>(ml->Count())) return ZKL_ERANGE;
+    *out = zkl::ToPublic<zkl_lock>(*ml->Member(i));
+    return ZKL_OK;
+  });
+}
+
+int zkl_multilock_fencing_token(zkl_multilock *m, const char *path, uint64_t *out) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    if (!ml) return ZKL_EBADHANDLE;
+    if (!path || !out) return ZKL_EINVAL;
+    return ml->FencingToken(path, out);
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -55,6 +55,16 @@ std::string Contender::NodeData() const {
 int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
+  if (group_ != nullptr) return ZKL_EBUSY;  // a multi-lock's member
+  uint64_t seq = 0;
+  int rc = AcquireLocked(owner, timeout_ms, mode, &seq);
+  if (rc != ZKL_OK || seq == 0 || mode == Mode::kAsync) return rc;
+  while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
+  return done_rc_;
+}
+
+int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started) {
+  *started = 0;
   if (client_->closed()) return ZKL_ECLOSED;
   if (held_ || (want_hold_ && holds_ > 0)) {
     if (role_ == Role::kElection) {
@@ -83,32 +93,22 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   no_wait_ = no_wait;
   announced_waiting_ = false;
   create_attempts_ = 0;
-  uint64_t seq = ++request_seq_;
+  *started = ++request_seq_;
   acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
                                                   : absl::InfiniteFuture();
   ArmTimer();
   Begin();
-  if (mode == Mode::kAsync) return ZKL_OK;
-  while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
-  return done_rc_;
-}
-
-int Contender::AwaitGranted(int64_t timeout_ms) {
-  MutexLock lock(&client_->mu());
-  if (destroyed_) return ZKL_EBADHANDLE;
-  absl::Time deadline = MonoDeadline(timeout_ms);
-  while (want_hold_ && !held_) {
-    if (client_->Await(deadline) && want_hold_ && !held_) {
-      return ZKL_ETIMEDOUT;
-    }
-  }
-  if (held_) return ZKL_OK;
-  return client_->closed() ? ZKL_ECLOSED : ZKL_ECANCELED;
+  return ZKL_OK;
 }
 
 int Contender::Cancel() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
+  if (group_ != nullptr) return ZKL_EBUSY;
+  return CancelLocked();
+}
+
+int Contender::CancelLocked() {
   if (!want_hold_ || held_) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
   return ZKL_OK;
@@ -117,6 +117,7 @@ int Contender::Cancel() {
 int Contender::Release(uint64_t owner, bool wait) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
+  if (group_ != nullptr) return ZKL_EBUSY;
   return ReleaseLocked(owner, wait);
 }
 
@@ -850,6 +851,11 @@ void Contender::MaybeRetire() {
 }
 
 void Contender::Notify(int type, int error, uint64_t token) {
+  if (group_ != nullptr) {
+    // A multi-lock's member: its group hears it, the user does not.
+    group_->OnMemberEvent(this, type, error, token);
+    return;
+  }
   if (destroyed_) return;
   auto ev = std::make_unique<zkl_event>();
   ev->type = type;

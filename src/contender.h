@@ -18,6 +18,16 @@
 
 namespace zkl {
 
+class Contender;
+
+// Who drives a contender instead of its user (a multi-lock): it hears the
+// contender's events, under the client's mutex.
+class ContenderGroup {
+ public:
+  virtual ~ContenderGroup() = default;
+  virtual void OnMemberEvent(Contender *member, int type, int error, uint64_t token) = 0;
+};
+
 class Contender : public Listener {
  public:
   enum class Mode { kBlocking, kTry, kAsync };
@@ -40,9 +50,6 @@ class Contender : public Listener {
 
   // Public operations; each takes the client's mutex.
   int Acquire(uint64_t owner, int64_t timeout_ms, Mode mode);
-  // Waits for the pending acquire to be granted (0), to end (ZKL_ECANCELED /
-  // ZKL_ECLOSED) or for the timeout (ZKL_ETIMEDOUT; the acquire goes on).
-  int AwaitGranted(int64_t timeout_ms);
   int Cancel();
   int Release(uint64_t owner, bool wait);
   // Elections: leaves the election, as leader or from the line.
@@ -55,7 +62,25 @@ class Contender : public Listener {
   // Leaves (releasing or cancelling); the node is cleaned up in the
   // background even though the handle is gone.
   void Destroy();
-  Client &client() { return *client_; }
+  Client &client() const { return *client_; }
+  const std::string &path() const { return path_; }
+  bool reentrant() const { return reentrant_; }
+  bool fixed_node() const { return fixed(); }
+
+  // --- for a group (multi-lock); the caller holds the client's mutex ---
+  // The group takes the contender over: its public calls then say EBUSY and
+  // its events go to the group. Null gives it back.
+  void SetGroup(ContenderGroup *group) { group_ = group; }
+  ContenderGroup *group() const { return group_; }
+  bool idle() const { return !want_hold_ && !held_ && holds_ == 0; }
+  bool held() const { return held_; }
+  uint64_t token() const { return czxid_; }
+  int64_t ValidForMs() const;
+  // As Acquire/Cancel/Release without taking the mutex. *started is the
+  // request's number when an acquire was started (0: answered at once).
+  int AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started);
+  int CancelLocked();
+  int ReleaseLocked(uint64_t owner, bool wait);
 
   // Listener (client mutex held).
   void OnReply(const Reply &reply) override;
@@ -84,13 +109,11 @@ class Contender : public Listener {
   };
 
   bool want_hold() const { return want_hold_; }
-  int64_t ValidForMs() const;
   bool fixed() const { return !rule_->fixed_node().empty(); }
   std::string OwnPath() const;
   std::string FixedPath() const;
   std::string NodeData() const;
 
-  int ReleaseLocked(uint64_t owner, bool wait);
   void Begin();
   void SendCreate();
   void Check();
@@ -133,6 +156,7 @@ class Contender : public Listener {
   const int on_revoke_;
   const zkl_event_cb cb_;
   void *const user_data_;
+  ContenderGroup *group_ = nullptr;
 
   // What the user asked for.
   bool want_hold_ = false;

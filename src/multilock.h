@@ -1,0 +1,76 @@
+// The multi-lock: several locks taken all or none, with one deadline.
+//
+// Members are ordinary lock handles (fair, non-fair, read, write,
+// semaphore) that the multi-lock takes over (ContenderGroup): it takes them
+// one after another in one canonical order, by path, so two multi-locks
+// over overlapping sets can never wait for each other in a cycle, whatever
+// order their callers named the paths in. On timeout, cancel or the loss of
+// any member, every member already taken is released; the loss of one
+// member is delivered as the loss of the whole.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "contender.h"
+
+namespace zkl {
+
+class Multilock : public Handle, public ContenderGroup {
+ public:
+  // `members` must be idle locks of `client` on distinct paths, of no
+  // multi-lock yet (checked by Create). They are sorted by path here.
+  static int Create(std::shared_ptr<Client> client, std::vector<std::shared_ptr<Contender>> members,
+                    zkl_event_cb cb, void *user_data, std::shared_ptr<Multilock> *out);
+
+  int Acquire(uint64_t owner, int64_t timeout_ms, Contender::Mode mode);
+  int Cancel();
+  int Release(uint64_t owner, bool wait);
+  int IsHeld();
+  int ValidFor(int64_t *ms);
+  int Count() const { return static_cast<int>(members_.size()); }
+  std::shared_ptr<Contender> Member(size_t i) const { return members_[i]; }
+  int FencingToken(const std::string &path, uint64_t *out);
+  // Releases or cancels, then destroys every member.
+  void Destroy();
+
+  // ContenderGroup (client mutex held).
+  void OnMemberEvent(Contender *member, int type, int error, uint64_t token) override;
+
+ private:
+  Multilock(std::shared_ptr<Client> client, std::vector<std::shared_ptr<Contender>> members,
+            zkl_event_cb cb, void *user_data);
+  size_t IndexOf(const Contender *member) const;
+  void TakeNext();
+  void Granted();
+  // Ends the pending acquire with `error` (everything taken is released).
+  void Fail(int error);
+  // Releases every member taken so far (async); `report` counts RELEASED.
+  void ReleaseTaken(bool report);
+  void Finish(int rc);
+  void Notify(int type, int error);
+  bool AllHeld() const;
+
+  std::shared_ptr<Client> client_;
+  std::weak_ptr<Handle> self_;  // for the events' handle
+  std::vector<std::shared_ptr<Contender>> members_;  // in canonical (path) order
+  const zkl_event_cb cb_;
+  void *const user_data_;
+
+  bool destroyed_ = false;
+  bool acquiring_ = false;
+  bool held_ = false;
+  bool suspended_ = false;
+  bool lost_unreleased_ = false;
+  uint64_t owner_ = 0, lost_owner_ = 0;
+  Contender::Mode mode_ = Contender::Mode::kBlocking;
+  absl::Time deadline_ = absl::InfiniteFuture();
+  size_t next_ = 0;           // the member being taken
+  size_t releasing_ = 0;      // members whose async release is still running
+  bool report_release_ = false;
+  uint64_t request_seq_ = 0, done_seq_ = 0;
+  int done_rc_ = 0;
+};
+
+}  // namespace zkl
