@@ -716,6 +716,10 @@ int main(int argc, char **argv) {
       }
     }
   }
+  if (worker_counts["multilock:overdue"] > 0) {
+    g_failures.push_back(std::to_string(worker_counts["multilock:overdue"]) +
+                         " multi-lock acquire(s) outlived their timeout by 20 s (waited forever?)");
+  }
   if (worker_counts["zero-token"] > 0) {
     g_failures.push_back("the library reported fencing token 0 for " +
                          std::to_string(worker_counts["zero-token"]) + " held lock(s)");

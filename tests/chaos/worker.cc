@@ -5,7 +5,7 @@
 //                    [--seed N] [--session-timeout MS] [--leases N]
 //                    [--hold-ms MIN:MAX] [--long-hold-ms MIN:MAX]
 //                    [--acquire-timeout MS]
-//                    [--recipes fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair]
+//                    [--recipes fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair,multi]
 //                    [--max-seconds S] [--max-acquisitions N]
 //
 // One zkl client; a loop that picks a recipe at random, acquires it (blocking,
@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <zkl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
@@ -57,7 +58,7 @@ struct Options {
   int hold_min = 2, hold_max = 30;
   int long_hold_min = 1000, long_hold_max = 6000;
   int acquire_timeout = 4000;
-  std::string recipes = "fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair";
+  std::string recipes = "fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair,multi";
   int max_seconds = 3600;
   uint64_t max_acquisitions = UINT64_MAX;
 };
@@ -165,6 +166,7 @@ struct Slot {
 };
 
 std::vector<Slot> g_slots;
+bool g_multi = false;  // "multi" in --recipes: multi-lock rounds too
 
 bool IsElection(const Slot &s) {
   return s.recipe == Recipe::kElectionFair || s.recipe == Recipe::kElectionUnfair;
@@ -191,6 +193,9 @@ void NewHandle(Slot &s) {
       default: break;
     }
     lo.max_leases = s.recipe == Recipe::kSemaphore ? g_opt.leases : 0;
+    // Fair holders are revocable: other workers ask them to let go now and
+    // then (they do, early).
+    if (s.recipe == Recipe::kFair) lo.on_revoke = ZKL_REVOKE_NOTIFY;
     lo.data = g_opt.id.data();
     lo.data_len = g_opt.id.size();
     rc = zkl_lock_new(g_client, s.path.c_str(), &lo, &s.lock);
@@ -235,6 +240,7 @@ struct Op {
   uint64_t token = 0;
   bool lost = false;
   bool suspended = false;
+  bool revoked = false;  // REVOKE_REQUESTED: let go early
 };
 
 void PublishSession() {
@@ -275,6 +281,7 @@ void Drain(Op *op) {
       case ZKL_EVENT_SUSPENDED: Count("event:suspended"); break;
       case ZKL_EVENT_RESTORED: Count("event:restored"); break;
       case ZKL_EVENT_LOST: Count("event:lost"); break;
+      case ZKL_EVENT_REVOKE_REQUESTED: Count("event:revoke-requested"); break;
       default: break;
     }
     bool mine = op != nullptr && op->slot != nullptr &&
@@ -294,6 +301,7 @@ void Drain(Op *op) {
           break;
         case ZKL_EVENT_LOST: op->lost = true; break;
         case ZKL_EVENT_SUSPENDED: op->suspended = true; break;
+        case ZKL_EVENT_REVOKE_REQUESTED: op->revoked = true; break;
         default: break;
       }
     }
@@ -366,7 +374,7 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
   Record("note %s %" PRId64 " until %" PRIu64 " %" PRId64, g_opt.id.c_str(), start, hold, until);
   bool nested = s.recipe == Recipe::kReentrant && Rand(0, 1) == 1;
   bool inner_held = false;
-  while (!op.lost && MonotonicNs() < until && !g_stop) {
+  while (!op.lost && !op.revoked && MonotonicNs() < until && !g_stop) {
     zkl_client_wait(g_client, 2);
     Drain(&op);
     check();
@@ -558,6 +566,104 @@ void ParseArgs(int argc, char **argv) {
 
 }  // namespace
 
+// ---------------------------------------------------------------------------
+// Multi-lock rounds: 2 or 3 of four shared paths, named in a random order,
+// all or none. Each member is recorded as a hold of its own (the checker
+// proves exclusion per path); an acquire that outlives its timeout by far
+// ("overdue") means a multi-lock waited forever, which the driver fails.
+
+struct MultiPath {
+  const char *name;
+  Recipe recipe;
+};
+const MultiPath kMultiPaths[] = {{"multi-0", Recipe::kFair},
+                                 {"multi-1", Recipe::kWrite},
+                                 {"multi-2", Recipe::kFair},
+                                 {"multi-3", Recipe::kSemaphore}};
+
+void OneMultilockRound() {
+  std::vector<int> picks = {0, 1, 2, 3};
+  std::shuffle(picks.begin(), picks.end(), g_rng);
+  picks.resize(static_cast<size_t>(Rand(2, 3)));
+  std::vector<zkl_lock *> locks;
+  std::vector<Recipe> recipes;
+  std::vector<std::string> paths;
+  for (int i : picks) {
+    Recipe r = kMultiPaths[i].recipe;
+    if (r == Recipe::kWrite && Rand(0, 2) == 0) r = Recipe::kRead;  // the shared side now and then
+    zkl_lock_options lo;
+    zkl_lock_options_init(&lo, ZKL_LOCK_OPTIONS_VERSION);
+    lo.kind = r == Recipe::kFair ? ZKL_LOCK_FAIR
+              : r == Recipe::kWrite ? ZKL_LOCK_WRITE
+              : r == Recipe::kRead ? ZKL_LOCK_READ
+                                   : ZKL_LOCK_SEMAPHORE;
+    lo.max_leases = r == Recipe::kSemaphore ? g_opt.leases : 1;
+    std::string path = g_opt.prefix + "/" + kMultiPaths[i].name;
+    zkl_lock *l = nullptr;
+    if (zkl_lock_new(g_client, path.c_str(), &lo, &l) != 0) Die("multi member on %s", path.c_str());
+    locks.push_back(l);
+    recipes.push_back(r);
+    paths.push_back(path);
+  }
+  zkl_multilock_options mo;
+  zkl_multilock_options_init(&mo, ZKL_MULTILOCK_OPTIONS_VERSION);
+  zkl_multilock *ml = nullptr;
+  if (zkl_multilock_new(g_client, locks.data(), locks.size(), &mo, &ml) != 0) Die("multilock");
+  int64_t asked = MonotonicNs();
+  int rc = zkl_multilock_acquire(ml, kOwner, g_opt.acquire_timeout);
+  CountRc("multilock", rc);
+  if ((MonotonicNs() - asked) / 1000000 > g_opt.acquire_timeout + 20000) Count("multilock:overdue");
+  if (rc == 0) {
+    std::vector<uint64_t> holds;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      uint64_t token = 0;
+      if (zkl_multilock_fencing_token(ml, paths[i].c_str(), &token) != 0) token = zkl_chaos::kUnknownToken;
+      uint64_t hold = ++g_hold_seq;
+      holds.push_back(hold);
+      if (recipes[i] == Recipe::kSemaphore) {
+        Record("acquire %s %" PRIu64 " %s %s %s %" PRId64 " %d", g_opt.id.c_str(), hold,
+               zkl_chaos::RecipeName(recipes[i]), paths[i].c_str(), TokenText(token).c_str(),
+               MonotonicNs(), g_opt.leases);
+      } else {
+        Record("acquire %s %" PRIu64 " %s %s %s %" PRId64, g_opt.id.c_str(), hold,
+               zkl_chaos::RecipeName(recipes[i]), paths[i].c_str(), TokenText(token).c_str(),
+               MonotonicNs());
+      }
+    }
+    ++g_acquisitions;
+    Count("multilock-acquisitions");
+    int64_t until = MonotonicNs() + int64_t{Rand(g_opt.hold_min, g_opt.hold_max)} * 1000000;
+    while (MonotonicNs() < until && !g_stop) {
+      int64_t t0 = MonotonicNs();
+      bool held = zkl_multilock_is_held(ml) == 1;
+      int64_t t1 = MonotonicNs();
+      if (!held) break;
+      for (uint64_t h : holds) {
+        Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), h, t0, t1);
+      }
+      zkl_client_wait(g_client, 3);
+      Drain(nullptr);
+    }
+    int64_t t = MonotonicNs();
+    for (uint64_t h : holds) Record("end %s %" PRIu64 " %" PRId64 " released", g_opt.id.c_str(), h, t);
+    CountRc("multilock-release", zkl_multilock_release(ml, kOwner));
+  }
+  zkl_multilock_destroy(ml);
+}
+
+// Asks whoever holds one of the fair paths to let go (revocable holders do).
+void RevokeSomeone() {
+  for (const Slot &s : g_slots) {
+    if (s.recipe != Recipe::kFair) continue;
+    zkl_inspect_options io;
+    zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+    io.timeout_ms = 2000;
+    int rc = zkl_revoke(g_client, s.path.c_str(), &io, nullptr);
+    CountRc("revoke", rc < 0 ? rc : 0);
+    return;
+  }
+}
+
 int main(int argc, char **argv) {
   ParseArgs(argc, argv);
   struct sigaction sa {};
@@ -581,6 +687,10 @@ int main(int argc, char **argv) {
       g_slots.push_back(Slot{Recipe::kWrite, g_opt.prefix + "/rw", 1});
       continue;
     }
+    if (r == "multi") {
+      g_multi = true;
+      continue;
+    }
     Recipe rec;
     if (!zkl_chaos::ParseRecipe(r, &rec) || rec == Recipe::kRead || rec == Recipe::kWrite) {
       Die("unknown recipe %s", r.c_str());
@@ -598,15 +708,22 @@ int main(int argc, char **argv) {
   rc = zkl_client_wait_connected(g_client, 30000);
   if (rc != 0) Die("connect: %s", zkl_strerror(rc));
   for (Slot &s : g_slots) NewHandle(s);
+  int multi_weight = g_multi ? 2 : 0;
   Record("note %s %" PRId64 " start pid=%d seed=%" PRIu64, g_opt.id.c_str(), MonotonicNs(),
          static_cast<int>(getpid()), g_opt.seed);
 
   int total_weight = 0;
   for (const Slot &s : g_slots) total_weight += s.weight;
+  total_weight += multi_weight;
   int64_t end = MonotonicNs() + int64_t{g_opt.max_seconds} * 1000000000;
   while (!g_stop && MonotonicNs() < end && g_acquisitions < g_opt.max_acquisitions) {
     PublishSession();
     int pick = Rand(0, total_weight - 1);
+    if (Rand(0, 49) == 0) RevokeSomeone();
+    if (pick >= total_weight - multi_weight) {
+      OneMultilockRound();
+      continue;
+    }
     Slot *s = &g_slots.front();
     for (Slot &c : g_slots) {
       if (pick < c.weight) {
