@@ -61,8 +61,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
     return ZKL_EINVAL;
   }
   // Not yet implemented by this build.
-  if (opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr || opts.stats_interval_ms > 0 ||
-      opts.connect_timeout_ms > 0) {
+  if (opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr || opts.connect_timeout_ms > 0) {
     return ZKL_ENOTSUP;
   }
   std::string hosts = opts.servers;
@@ -86,9 +85,11 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   // unless a level was asked for.
   c->log_level_ = opts.log_level != ZKL_LOG_OFF ? opts.log_level : opts.log_cb ? ZKL_LOG_WARN : 0;
   c->connect_.log_level = c->log_level_;
+  c->stats_interval_ms_ = opts.stats_interval_ms;
   {
     MutexLock lock(&c->mu_);
     c->connecting_since_ = MonoNow();
+    if (c->stats_interval_ms_ > 0) c->stats_due_ = MonoNow() + absl::Milliseconds(c->stats_interval_ms_);
     if (int rc = c->StartSession()) return rc;
   }
   if (c->host_driven_) {
@@ -215,7 +216,7 @@ absl::Time Client::NextDeadline() const {
   absl::Time next = std::min(lost_deadline_, HeartbeatDue());
   if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
   if (held_ > 0 && !bound_lapsed_ && connected()) next = std::min(next, LeaseDeadline());
-  return next;
+  return std::min(next, stats_due_);
 }
 
 void Client::RunDueWork() {
@@ -250,6 +251,18 @@ void Client::RunDueWork() {
     heartbeat_sent_ = now;
     ++heartbeats_;
     Submit(NewRequest(nullptr, 0, "/"), [&](Request *req) { return session_->Exists(req, "/", 0); });
+  }
+  if (stats_due_ <= now) {
+    // The statistics on an interval: a STATS event to the client callback.
+    stats_due_ = now + absl::Milliseconds(stats_interval_ms_);
+    JsonWriter j;
+    WriteStats(j);
+    auto ev = std::make_unique<zkl_event>();
+    ev->type = ZKL_EVENT_STATS;
+    ev->data = j.Take();
+    ev->cb = session_cb_;
+    ev->user_data = session_user_data_;
+    Emit(std::move(ev));
   }
   while (!timers_.empty() && timers_.begin()->first <= now) {
     uint64_t id = timers_.begin()->second;
@@ -339,6 +352,12 @@ bool Client::connected() const {
 
 void Client::SetState(int state, int error) {
   if (state == state_) return;
+  if (state == ZKL_SESSION_SUSPENDED) {
+    suspended_since_ = MonoNow();
+  } else if (suspended_since_ != absl::InfiniteFuture()) {
+    suspended_ms_ += absl::ToInt64Milliseconds(MonoNow() - suspended_since_);
+    suspended_since_ = absl::InfiniteFuture();
+  }
   state_ = state;
   auto ev = std::make_unique<zkl_event>();
   ev->type = ZKL_EVENT_SESSION;
@@ -365,6 +384,7 @@ void Client::Log(int level, std::string_view component, std::string_view message
   }
   if (pending_logs_ >= kMaxPendingLogs) {
     ++dropped_logs_;
+    ++logs_dropped_;
     return;
   }
   auto ev = std::make_unique<zkl_event>();
@@ -478,6 +498,7 @@ void Client::AdjustHeld(int delta) {
 }
 
 void Client::SessionLost(int error) {
+  ++lost_sessions_;
   SetState(ZKL_SESSION_LOST);
   session_id_ = 0;
   lost_deadline_ = absl::InfiniteFuture();
@@ -491,7 +512,10 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   std::unique_ptr<Request> req(static_cast<Request *>(request));
   outstanding_.erase(req.get());
   if (req->generation != generation_ || closed_) return;
-  if (zr.from_server) HeardFrom(req->sent);
+  if (zr.from_server) {
+    HeardFrom(req->sent);
+    rtt_us_.Record(absl::ToInt64Microseconds(MonoNow() - req->sent));
+  }
   std::shared_ptr<Listener> l = req->listener.lock();
   if (!l) return;
   Reply r;
@@ -700,25 +724,42 @@ std::string Client::StatsJson(uint64_t only) {
     if (l) l->WriteStats(j);
     return j.Take();
   }
+  WriteStats(j);
+  return j.Take();
+}
+
+void Client::WriteStats(JsonWriter &j) {
+  absl::Time now = MonoNow();
   j.BeginObject();
   j.Field("schema", 1);
   j.Field("zkl_version", zkl_version_string());
+  j.Field("monotonic_ms", absl::ToInt64Milliseconds(now - absl::UnixEpoch()));
   j.Key("client").BeginObject();
   j.Field("state", StateName(state_));
   j.Field("io", host_driven_ ? "host" : "thread");
+  char sid[32];
+  std::snprintf(sid, sizeof sid, "0x%llx", static_cast<unsigned long long>(session_id_));
+  j.Field("session_id", sid);
+  j.Field("session_timeout_ms", negotiated_timeout_ms_);
   j.Field("requests", requests_.load());
+  j.Key("rtt_us");
+  rtt_us_.Write(j);
   j.Field("watch_events", watch_events_.load());
   j.Field("events", events_.load());
   j.Field("sessions", sessions_.load());
   j.Field("reconnects", reconnects_.load());
   j.Field("expirations", expirations_.load());
+  j.Field("sessions_lost", lost_sessions_);
+  int64_t suspended = suspended_ms_;
+  if (suspended_since_ != absl::InfiniteFuture()) suspended += absl::ToInt64Milliseconds(now - suspended_since_);
+  j.Field("suspended_ms", suspended);
   j.Field("heartbeats", heartbeats_.load());
+  j.Field("log_lines_dropped", logs_dropped_);
   j.EndObject();
   j.Key("handles").BeginArray();
   for (auto &l : LiveListeners()) l->WriteStats(j);
   j.EndArray();
   j.EndObject();
-  return j.Take();
 }
 
 }  // namespace zkl

@@ -25,6 +25,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/time/time.h"
 #include "event_queue.h"
+#include "histogram.h"
 #include "handles.h"
 #include "io_loop.h"
 #include "sync.h"
@@ -34,7 +35,6 @@
 namespace zkl {
 
 class Client;
-class JsonWriter;
 struct Request;
 
 // What a ZooKeeper request returned, handed to the listener that issued it.
@@ -250,6 +250,15 @@ class Client : public Handle, private ZkSink, private IoDriver {
 
   std::atomic<uint64_t> requests_{0}, watch_events_{0}, events_{0}, sessions_{0}, heartbeats_{0},
       reconnects_{0}, expirations_{0};
+  // Statistics (docs/STATISTICS.md), guarded by mu_.
+  void WriteStats(JsonWriter &j) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Histogram rtt_us_ ABSL_GUARDED_BY(mu_);
+  uint64_t lost_sessions_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t logs_dropped_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t suspended_ms_ ABSL_GUARDED_BY(mu_) = 0;  // finished suspensions
+  absl::Time suspended_since_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
+  int32_t stats_interval_ms_ = 0;
+  absl::Time stats_due_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
 };
 
 }  // namespace zkl

@@ -94,6 +94,7 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   announced_waiting_ = false;
   create_attempts_ = 0;
   *started = ++request_seq_;
+  acquire_started_ = MonoNow();
   acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
                                                   : absl::InfiniteFuture();
   ArmTimer();
@@ -132,7 +133,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait) {
   if (owner != owner_) return ZKL_ENOTOWNER;
   if (--holds_ > 0) return ZKL_OK;
   SetHeld(false);
-  suspended_ = false;
+  SetSuspended(false);
   want_hold_ = false;
   owner_ = 0;
   std::string name = node_;
@@ -682,14 +683,23 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
 void Contender::SetHeld(bool held) {
   if (held == held_) return;
   held_ = held;
-  if (!held) hold_deadline_ = absl::InfiniteFuture();
+  if (held) {
+    granted_at_ = MonoNow();
+  } else {
+    hold_deadline_ = absl::InfiniteFuture();
+    SetSuspended(false);
+    hold_ms_.Record(absl::ToInt64Milliseconds(MonoNow() - granted_at_));
+  }
   client_->AdjustHeld(held ? 1 : -1);
 }
 
 void Contender::Granted() {
   ++acquisitions_;
+  if (acquire_started_ != absl::InfinitePast()) {
+    wait_ms_.Record(absl::ToInt64Milliseconds(MonoNow() - acquire_started_));
+  }
   SetHeld(true);
-  suspended_ = false;
+  SetSuspended(false);
   holds_ = 1;
   watched_.clear();
   acquire_deadline_ = absl::InfiniteFuture();
@@ -704,10 +714,32 @@ void Contender::Granted() {
     // Granted while the server has not been heard from for as long as is
     // safe (e.g. right after a freeze): held, but not provably; the events
     // say so as is_held does, and RESTORED follows the next answer.
-    suspended_ = true;
+    SetSuspended(true);
     Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
   }
   Finish(ZKL_OK);
+}
+
+void Contender::SetSuspended(bool suspended) {
+  if (suspended == suspended_) return;
+  suspended_ = suspended;
+  if (suspended) {
+    suspended_since_ = MonoNow();
+  } else {
+    suspended_ms_ += absl::ToInt64Milliseconds(MonoNow() - suspended_since_);
+  }
+}
+
+void Contender::CountLoss(int error) {
+  ++losses_;
+  switch (error) {
+    case ZKL_ESESSION: ++lost_session_; break;
+    case ZKL_EAUTH: ++lost_auth_; break;
+    case ZKL_EMAXHOLD: ++lost_max_hold_; break;
+    case ZKL_EREVOKED: ++lost_revoked_; break;
+    case ZKL_ECLOSED: ++lost_closed_; break;
+    default: ++lost_node_; break;  // ZKL_ELOST: the node went
+  }
 }
 
 void Contender::Finish(int rc) {
@@ -721,6 +753,15 @@ void Contender::Finish(int rc) {
 void Contender::Fail(int error) {
   // The acquire request ends with `error`; its node (known or possible) goes.
   bool was_pending = want_hold_ && !held_;
+  if (was_pending) {
+    if (error == ZKL_ETIMEDOUT || error == ZKL_EAGAIN) {
+      ++failed_timeout_;
+    } else if (error == ZKL_ECANCELED) {
+      ++failed_canceled_;
+    } else {
+      ++failed_other_;
+    }
+  }
   want_hold_ = false;
   holds_ = 0;
   watched_.clear();
@@ -740,9 +781,9 @@ void Contender::Fail(int error) {
 }
 
 void Contender::Lost(int error, uint64_t token) {
-  ++losses_;
+  CountLoss(error);
   SetHeld(false);
-  suspended_ = false;
+  SetSuspended(false);
   holds_ = 0;
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   if (role_ == Role::kLock) {
@@ -766,9 +807,9 @@ void Contender::WatchOwnNode() {
 void Contender::EndHold(int error) {
   uint64_t token = czxid_;
   uint64_t owner = owner_;
-  ++losses_;
+  CountLoss(error);
   SetHeld(false);
-  suspended_ = false;
+  SetSuspended(false);
   holds_ = 0;
   want_hold_ = false;  // an election leaves too: it was told to let go
   DeleteOwn();
@@ -875,7 +916,7 @@ void Contender::Notify(int type, int error, uint64_t token) {
 void Contender::OnConnected(bool same_session) {
   if (same_session) {
     if (held_ && suspended_) {
-      suspended_ = false;
+      SetSuspended(false);
       Notify(ZKL_EVENT_RESTORED, 0, czxid_);
     }
     if (resync_needed_) Resync();
@@ -892,7 +933,7 @@ void Contender::OnConnected(bool same_session) {
 
 void Contender::OnSuspended() {
   if (held_ && !suspended_) {
-    suspended_ = true;
+    SetSuspended(true);
     Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
   }
 }
@@ -943,11 +984,31 @@ void Contender::WriteStats(JsonWriter &j) {
   if (destroyed_) return;
   j.BeginObject();
   j.Field("handle", public_id());
+  j.Field("type", role_ == Role::kElection ? "election" : "lock");
   j.Field("path", path_);
   j.Field("kind", kind_name_);
   j.Field("held", held_);
   j.Field("acquisitions", acquisitions_);
+  j.Key("acquire_failures").BeginObject();
+  j.Field("timeout", failed_timeout_);
+  j.Field("canceled", failed_canceled_);
+  j.Field("other", failed_other_);
+  j.EndObject();
+  j.Key("wait_ms");
+  wait_ms_.Write(j);
+  j.Key("hold_ms");
+  hold_ms_.Write(j);
   j.Field("losses", losses_);
+  j.Key("losses_by_cause").BeginObject();
+  j.Field("session", lost_session_);
+  j.Field("node", lost_node_);
+  j.Field("auth", lost_auth_);
+  j.Field("max_hold", lost_max_hold_);
+  j.Field("revoked", lost_revoked_);
+  j.Field("closed", lost_closed_);
+  j.EndObject();
+  int64_t suspended = suspended_ms_ + (suspended_ ? absl::ToInt64Milliseconds(MonoNow() - suspended_since_) : 0);
+  j.Field("suspended_ms", suspended);
   j.Field("revocations", revocations_);
   j.EndObject();
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client.h"
+#include "histogram.h"
 #include "json.h"
 #include "rule.h"
 
@@ -202,10 +203,20 @@ class Contender : public Listener {
   std::string watched_;  // the node (or, for children watches, the parent)
   bool holds_when_watched_goes_ = false;
 
-  // Statistics.
+  // Statistics (docs/STATISTICS.md).
+  void SetSuspended(bool suspended);
+  void CountLoss(int error);
   uint64_t acquisitions_ = 0;
+  uint64_t failed_timeout_ = 0, failed_canceled_ = 0, failed_other_ = 0;
   uint64_t losses_ = 0;
+  uint64_t lost_session_ = 0, lost_node_ = 0, lost_auth_ = 0, lost_max_hold_ = 0, lost_revoked_ = 0,
+           lost_closed_ = 0;
   uint64_t revocations_ = 0;
+  Histogram wait_ms_, hold_ms_;
+  absl::Time acquire_started_ = absl::InfinitePast();
+  absl::Time granted_at_ = absl::InfinitePast();
+  absl::Time suspended_since_ = absl::InfinitePast();
+  int64_t suspended_ms_ = 0;
 };
 
 }  // namespace zkl
