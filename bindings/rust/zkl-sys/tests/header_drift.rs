@@ -57,10 +57,21 @@ fn c_decl(decl: &str, named: bool) -> (String, String) {
     } else {
         String::new()
     };
-    let stars = toks.iter().filter(|t| **t == "*").count();
-    let is_const = toks.first() == Some(&"const");
+    // The constness of each pointer's pointee: a `const` before the base
+    // type (or right after it) for the innermost, a `const` after a `*` for
+    // the next level out ("zkl_lock *const *members": *const *mut zkl_lock).
+    let mut pointee_const = vec![];
+    let mut pending_const = false;
+    for t in &toks {
+        match *t {
+            "const" => pending_const = true,
+            "*" => pointee_const.push(std::mem::take(&mut pending_const)),
+            _ => {}
+        }
+    }
     let base: Vec<&str> = toks.iter().copied().filter(|t| *t != "*" && *t != "const").collect();
     assert_eq!(base.len(), 1, "unsupported C type in `{decl}`");
+    let stars = pointee_const.len();
     let base = match base[0] {
         "int" => "c_int",
         "char" => "c_char",
@@ -75,8 +86,8 @@ fn c_decl(decl: &str, named: bool) -> (String, String) {
         other => panic!("unmapped C type {other} in `{decl}`"),
     };
     let mut ty = base.to_string();
-    for k in 0..stars {
-        let q = if k == 0 && is_const { "*const " } else { "*mut " };
+    for is_const in pointee_const {
+        let q = if is_const { "*const " } else { "*mut " };
         ty = format!("{q}{ty}");
     }
     (name, ty)
@@ -237,6 +248,11 @@ fn rust_source() -> String {
     read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs"))
 }
 
+/// The declarations and the generated constants (scripts/gen-constants).
+fn rust_constants_source() -> String {
+    rust_source() + &read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/constants.rs"))
+}
+
 #[test]
 fn functions_match_the_header() {
     let h = strip_c_comments(&read(&header_path()));
@@ -260,7 +276,7 @@ fn functions_match_the_header() {
 #[test]
 fn constants_match_the_header() {
     let c = header_constants(&read(&header_path()));
-    let r = rust_constants(&rust_source());
+    let r = rust_constants(&rust_constants_source());
     assert!(c.len() > 50, "parsed only {} constants from the header", c.len());
     let mut problems = vec![];
     for (name, v) in &c {
@@ -303,19 +319,19 @@ fn the_linked_library_matches_the_constants() {
     );
     // Options structs: the library fills every field of our layout.
     let mut o = std::mem::MaybeUninit::<zkl_lock_options>::zeroed();
-    assert_eq!(unsafe { zkl_lock_options_init(o.as_mut_ptr(), ZKL_LOCK_OPTIONS_VERSION) }, 0);
+    assert_eq!(unsafe { zkl_lock_options_init(o.as_mut_ptr(), ZKL_LOCK_OPTIONS_VERSION as u32) }, 0);
     let o = unsafe { o.assume_init() };
     assert_eq!((o.version, o.kind, o.max_leases), (1, ZKL_LOCK_FAIR, 1));
     let mut c = std::mem::MaybeUninit::<zkl_client_options>::zeroed();
-    assert_eq!(unsafe { zkl_client_options_init(c.as_mut_ptr(), ZKL_CLIENT_OPTIONS_VERSION) }, 0);
+    assert_eq!(unsafe { zkl_client_options_init(c.as_mut_ptr(), ZKL_CLIENT_OPTIONS_VERSION as u32) }, 0);
     let c = unsafe { c.assume_init() };
     assert_eq!((c.version, c.session_timeout_ms, c.acl), (1, 10000, ZKL_ACL_OPEN));
     let mut e = std::mem::MaybeUninit::<zkl_election_options>::zeroed();
-    assert_eq!(unsafe { zkl_election_options_init(e.as_mut_ptr(), ZKL_ELECTION_OPTIONS_VERSION) }, 0);
+    assert_eq!(unsafe { zkl_election_options_init(e.as_mut_ptr(), ZKL_ELECTION_OPTIONS_VERSION as u32) }, 0);
     let e = unsafe { e.assume_init() };
     assert_eq!((e.version, e.kind), (1, ZKL_ELECTION_FAIR));
     assert_eq!(
-        unsafe { zkl_lock_options_init(std::ptr::null_mut(), ZKL_LOCK_OPTIONS_VERSION) },
+        unsafe { zkl_lock_options_init(std::ptr::null_mut(), ZKL_LOCK_OPTIONS_VERSION as u32) },
         ZKL_EINVAL
     );
 }
@@ -330,4 +346,6 @@ fn the_parser_catches_a_changed_type() {
     assert_eq!(a, r);
     let (_, t) = c_decl("const char **data", true);
     assert_eq!(t, "*mut *const c_char");
+    let (_, t) = c_decl("zkl_lock *const *members", true);
+    assert_eq!(t, "*const *mut zkl_lock");
 }
