@@ -67,7 +67,7 @@ public final class Contend {
     String path = args[i + 1];
 
     try (ZklClient client = ZklClient.connect(servers);
-         ZklLock lock = client.lock(path, kind, leases, null)) {
+         ZklLock lock = client.lock(path, io.zkl.LockOptions.of(kind).maxLeases(leases))) {
       lock.addListener(new io.zkl.LockListener() {
         @Override
         public void onLost(ZklLock l, io.zkl.ZklException cause) {
@@ -82,13 +82,9 @@ public final class Contend {
           if (holdMs < 0) {
             drain(System.in);
           } else {
-            // Holding: dispatch the client's events (a lost lock is reported
-            // by the listener) for the hold time.
-            long end = System.nanoTime() + holdMs * 1_000_000L;
-            long left;
-            while ((left = end - System.nanoTime()) > 0) {
-              client.poll(Duration.ofNanos(left));
-            }
+            // Holding (a lost lock is reported by the listener, on the
+            // client's dispatcher thread).
+            Thread.sleep(holdMs);
           }
         }
         System.out.println("released");

@@ -1,25 +1,24 @@
 package io.zkl;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The result of {@link ZklLock#acquireAsync}: completes with a {@link Hold},
  * or exceptionally with a ZklException (ZklTimeoutException, ClosedException,
- * ...), on the thread that dispatches the client's events. {@code get()} and
- * {@code join()} dispatch on the waiting thread (see {@link PumpingFuture}).
+ * ...), on the client's dispatcher thread.
  *
  * <p>{@link #cancel(boolean)} cancels the acquire in libzkl: its node is
- * deleted. If the lock had just been granted (the event not yet dispatched),
- * that hold is released when the event is dispatched, so a cancelled future
- * never leaves the lock held.
+ * deleted. If the lock had just been granted (the event not yet delivered),
+ * that hold is released when the event arrives, so a cancelled future never
+ * leaves the lock held.
  */
-public final class AcquireFuture extends PumpingFuture<Hold> {
+public final class AcquireFuture extends CompletableFuture<Hold> {
   private final ZklLock lock;
   private final long owner;
   private final AtomicBoolean settled = new AtomicBoolean();
 
   AcquireFuture(ZklLock lock, long owner) {
-    super(lock.client);
     this.lock = lock;
     this.owner = owner;
   }
@@ -32,14 +31,14 @@ public final class AcquireFuture extends PumpingFuture<Hold> {
     return owner;
   }
 
-  /** ACQUIRED was dispatched. */
-  boolean granted(long fencingToken) {
+  /** ACQUIRED was delivered. */
+  boolean granted(FencingToken token) {
     if (!settled.compareAndSet(false, true)) return false;
-    super.complete(new Hold(lock, owner, fencingToken));
+    super.complete(new Hold(lock, owner, token));
     return true;
   }
 
-  /** ACQUIRE_FAILED was dispatched, or the acquire could not start. */
+  /** ACQUIRE_FAILED was delivered, or the acquire could not start. */
   void failed(ZklException e) {
     if (settled.compareAndSet(false, true)) super.completeExceptionally(e);
   }

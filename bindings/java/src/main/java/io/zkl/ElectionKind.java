@@ -5,7 +5,7 @@ public enum ElectionKind {
   /** Sequential nodes: leadership in arrival order. */
   FAIR(ZklNativeConstants.ZKL_ELECTION_FAIR),
   /** One ephemeral node; all participants race for it. */
-  UNFAIR(ZklNativeConstants.ZKL_ELECTION_UNFAIR);
+  NONFAIR(ZklNativeConstants.ZKL_ELECTION_NONFAIR);
 
   final int code;
 

@@ -1,10 +1,11 @@
 package io.zkl;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One successful acquisition of a {@link ZklLock} (for a semaphore: a lease;
- * for a reentrant lock: one hold count). Closing it releases it, so
+ * One successful acquisition of a {@link ZklLock} (for a semaphore: its
+ * leases; for a reentrant lock: one hold count). Closing it releases it, so
  * try-with-resources gives the lock back:
  *
  * <pre>{@code
@@ -18,20 +19,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Hold implements AutoCloseable {
   private final ZklLock lock;
   private final long owner;
-  private final long fencingToken;
+  private final FencingToken fencingToken;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  Hold(ZklLock lock, long owner, long fencingToken) {
+  Hold(ZklLock lock, long owner, FencingToken fencingToken) {
     this.lock = lock;
     this.owner = owner;
     this.fencingToken = fencingToken;
   }
 
   /**
-   * The fencing token of this acquisition: strictly increasing across
-   * successive holders of the path. Pass it to the resource you protect.
+   * The fencing token of this acquisition: strictly increasing (unsigned)
+   * across successive holders of the path. Pass it to the resource you protect.
    */
-  public long fencingToken() {
+  public FencingToken fencingToken() {
     return fencingToken;
   }
 
@@ -44,17 +45,22 @@ public final class Hold implements AutoCloseable {
     return lock;
   }
 
-  /** Not yet released, and libzkl is sure the lock is held (never while suspended). */
+  /** Not yet released, and the lock is provably held at this instant. */
   public boolean isHeld() {
     return !released.get() && lock.isHeld();
+  }
+
+  /** How long the hold stays provably valid ({@link ZklLock#validFor()}); zero once released. */
+  public Duration validFor() {
+    return released.get() ? Duration.ZERO : lock.validFor();
   }
 
   /**
    * Releases this hold (once; later calls do nothing). Throws
    * {@link LockLostException} when the lock had been lost before the release:
    * what it protected may have been used by another holder meanwhile.
-   * Nothing happens when the lock or its client is already closed (that
-   * released everything).
+   * Nothing happens when the lock or its client is already closed (the loss
+   * was reported to the listeners as such).
    */
   public void release() {
     if (!released.compareAndSet(false, true)) return;

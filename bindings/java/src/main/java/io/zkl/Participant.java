@@ -10,10 +10,11 @@ import java.nio.charset.StandardCharsets;
  * @param fencingToken its fencing token (the node's czxid)
  * @param sessionId the session that owns the node
  * @param ctimeMillis node creation time (Unix ms)
+ * @param leases semaphore leases it takes (1 for other recipes)
  * @param data node data (e.g. holder or participant id)
  */
-public record Participant(String name, boolean holder, long fencingToken, long sessionId,
-                          long ctimeMillis, byte[] data) {
+public record Participant(String name, boolean holder, FencingToken fencingToken, long sessionId,
+                          long ctimeMillis, int leases, byte[] data) {
   /** The node data as UTF-8 text. */
   public String dataAsString() {
     return new String(data, StandardCharsets.UTF_8);

@@ -3,7 +3,7 @@ package io.zkl;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A native handle that receives events: lock, election or observer. */
-abstract class Target {
+abstract class Target implements Dispatch.Sink {
   final ZklClient client;
   /** The user_data id that routes this handle's events to it. */
   final long id;
@@ -12,7 +12,7 @@ abstract class Target {
 
   Target(ZklClient client) {
     this.client = client;
-    this.id = client.newTargetId();
+    this.id = Dispatch.newId();
   }
 
   /** The native handle; ClosedException once closed. */
@@ -23,9 +23,14 @@ abstract class Target {
 
   abstract String what();
 
-  /** Delivers one event of this handle (on the dispatching thread). */
-  abstract void onEvent(Event e);
-
   /** The client is closing: end everything pending and free the native handle. */
   abstract void clientClosed(ClosedException e);
+
+  static void call(String what, Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException ex) {
+      System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl " + what + " listener threw", ex);
+    }
+  }
 }

@@ -1,71 +1,77 @@
 package io.zkl;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A ZooKeeper session and the factory of locks, elections and observers.
  *
- * <h2>Dispatch (no foreign fd in Java)</h2>
+ * <h2>The dispatcher thread</h2>
  * libzkl queues everything a user observes (async acquire results, lost
- * locks, session changes, leader changes) on the client's event queue. Java
- * cannot poll that queue's file descriptor, so events are dispatched — routed
- * to futures and listeners — by whichever Java thread pumps the queue:
- * <ul>
- *   <li>a thread blocked in a call of this binding: {@link ZklLock#acquire},
- *       {@link ZklElection#campaign}, and {@code get()}/{@code join()} of the
- *       futures it returns ({@link PumpingFuture}), {@link #await};</li>
- *   <li>{@link #dispatch()} (non-blocking) and {@link #poll(Duration)}, driven
- *       by the user's own loop;</li>
- *   <li>a background thread, only if the user starts it with
- *       {@link #startDispatcherThread()}.</li>
- * </ul>
- * One thread pumps at a time; other waiters wait for their future (or for the
- * pump to be free). Listeners and future completions run on the pumping
- * thread: keep them short. Lost-lock listeners only run when someone pumps,
- * so a program that holds a lock for long without blocking in zkl should
- * poll or start the dispatcher thread. {@link ZklLock#isHeld()} asks libzkl
- * directly and is always current.
+ * locks, session changes, leader changes) and delivers it only inside
+ * {@code zkl_client_dispatch}. Java has no event loop of its own, so every
+ * client runs ONE daemon thread, {@code zkl-dispatcher-<id>}, that blocks in
+ * {@code zkl_client_wait} and calls {@code zkl_client_dispatch}: listeners
+ * run and futures of async acquires complete there, without the user doing
+ * anything. Keep listeners short, and never block the dispatcher thread
+ * waiting for another event of the same client (e.g. {@code future.get()}
+ * of an async acquire inside a listener): that event would never come.
+ *
+ * <p>libzkl's log lines go to the {@link System.Logger} named "io.zkl"
+ * (component in brackets); the level libzkl logs at is taken from that
+ * logger when the client is built ({@link Builder#logLevel} overrides it).
  *
  * <p>All methods are thread-safe. {@link #close()} ends the session: the
- * server deletes its nodes, pending acquires fail with {@link ClosedException}.
+ * server deletes its nodes, pending acquires fail with {@link ClosedException},
+ * and every hold is reported LOST with {@link ClosedException} (listeners'
+ * {@code onLost}) before close returns — a close is never a silent release.
+ * A client that is not closed lives as long as the JVM (its dispatcher
+ * thread and handles stay registered); so do lock handles that are not
+ * closed: a held lock is never released by the garbage collector.
  */
 public final class ZklClient implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.zkl");
-  /** Longest stay in one native wait while pumping (to notice interrupts and close). */
-  private static final long SLICE_MS = 200;
-  private static final int MAX_BATCH = 1024;
-  private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
   final long handle;
+  final long id;
   private final String servers;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final ReentrantLock pumpLock = new ReentrantLock();
-  /** Completed when the current (outermost) pumper stops pumping. */
-  private volatile CompletableFuture<Void> pumpReleased = DONE;
   private final ConcurrentHashMap<Long, Target> targets = new ConcurrentHashMap<>();
-  private final AtomicLong nextTargetId = new AtomicLong(1);
   private final CopyOnWriteArrayList<SessionListener> sessionListeners = new CopyOnWriteArrayList<>();
-  private final Object dispatcherLock = new Object();
-  private Thread dispatcher;
-  private volatile boolean stopDispatcher;
+  private final Thread dispatcher;
+  private volatile boolean stopping;
+  private volatile boolean closeDone;
 
-  private ZklClient(long handle, String servers) {
+  static {
+    NativeLoader.load();
+    Dispatch.ensureInitialized();
+  }
+
+  private ZklClient(long id, long handle, String servers, List<SessionListener> listeners) {
+    this.id = id;
     this.handle = handle;
     this.servers = servers;
+    this.sessionListeners.addAll(listeners);
+    Dispatch.register(id, new Dispatch.Sink() {
+      @Override
+      public void onEvent(Event e) {
+        onClientEvent(e);
+      }
+
+      @Override
+      public void onLog(int level, String component, String message) {
+        log(level, component, message);
+      }
+    });
+    this.dispatcher = new Thread(this::dispatchLoop, "zkl-dispatcher-" + id);
+    dispatcher.setDaemon(true);
+    dispatcher.start();
   }
 
   /** A builder for a client of {@code servers} ("host:port,host:port"). */
@@ -78,7 +84,7 @@ public final class ZklClient implements AutoCloseable {
     return builder(servers).connect();
   }
 
-  /** The libzkl version string, e.g. "0.1.0". */
+  /** The libzkl version string, e.g. "0.2.0". */
   public static String libraryVersion() {
     return ZklNative.zkl_version_string();
   }
@@ -88,17 +94,31 @@ public final class ZklClient implements AutoCloseable {
     private final String servers;
     private String chroot;
     private Duration sessionTimeout;
+    private Duration connectAttemptTimeout;
     private Duration lostAfter;
     private String digestAuth;
     private Acl acl = Acl.OPEN;
     private Duration connectTimeout = Duration.ofSeconds(30);
+    private String tlsCaFile;
+    private String tlsCertFile;
+    private String tlsKeyFile;
+    private String tlsKeyPassword;
+    private boolean tlsInsecureSkipHostnameCheck;
+    private String saslMechanism;
+    private String saslUser;
+    private String saslPassword;
+    private String saslKeytab;
+    private String saslCcache;
+    private String saslService;
+    private String saslHost;
+    private System.Logger.Level logLevel;
     private final List<SessionListener> listeners = new ArrayList<>();
 
     private Builder(String servers) {
       this.servers = Objects.requireNonNull(servers, "servers");
     }
 
-    /** A chroot such as "/apps/x" for every path of this client. */
+    /** A chroot such as "/apps/x" for every path of this client (it must exist). */
     public Builder chroot(String chroot) {
       this.chroot = chroot;
       return this;
@@ -110,9 +130,15 @@ public final class ZklClient implements AutoCloseable {
       return this;
     }
 
+    /** Bound of one connection attempt, TLS handshake included (default: session timeout / 3). */
+    public Builder connectAttemptTimeout(Duration d) {
+      this.connectAttemptTimeout = d;
+      return this;
+    }
+
     /**
-     * Client-side deadline: a suspended session is declared lost after this
-     * long without a reconnect (default, and upper bound: a quarter of the
+     * The safety bound: shortens how long a hold counts as provably valid
+     * without hearing from the server (default and upper bound: 3/4 of the
      * negotiated session timeout).
      */
     public Builder lostAfter(Duration d) {
@@ -120,15 +146,69 @@ public final class ZklClient implements AutoCloseable {
       return this;
     }
 
-    /** Digest authentication "user:password". */
+    /** Digest authentication "user:password" (a secret: copied, never logged). */
     public Builder digestAuth(String userPassword) {
       this.digestAuth = userPassword;
       return this;
     }
 
-    /** ACL of created nodes ({@link Acl#CREATOR} needs digest auth). */
+    /** ACL of created nodes ({@link Acl#CREATOR} needs digest auth or SASL). */
     public Builder acl(Acl acl) {
       this.acl = Objects.requireNonNull(acl, "acl");
+      return this;
+    }
+
+    /** TLS: the CA bundle (PEM) the server's chain must end in; turns TLS on. */
+    public Builder tlsCaFile(String file) {
+      this.tlsCaFile = file;
+      return this;
+    }
+
+    /** TLS client certificate and key (PEM) for mutual TLS; password for an encrypted key (may be null). */
+    public Builder tlsClientCert(String certFile, String keyFile, String keyPassword) {
+      this.tlsCertFile = certFile;
+      this.tlsKeyFile = keyFile;
+      this.tlsKeyPassword = keyPassword;
+      return this;
+    }
+
+    /** Dangerous: accept a certificate for any host name (the chain is still checked). */
+    public Builder tlsInsecureSkipHostnameCheck(boolean skip) {
+      this.tlsInsecureSkipHostnameCheck = skip;
+      return this;
+    }
+
+    /** SASL DIGEST-MD5 with a user and password. */
+    public Builder saslDigestMd5(String user, String password) {
+      this.saslMechanism = "DIGEST-MD5";
+      this.saslUser = user;
+      this.saslPassword = password;
+      return this;
+    }
+
+    /** SASL GSSAPI (Kerberos): principal, keytab and credential cache (each may be null). */
+    public Builder saslGssapi(String principal, String keytab, String ccache) {
+      this.saslMechanism = "GSSAPI";
+      this.saslUser = principal;
+      this.saslKeytab = keytab;
+      this.saslCcache = ccache;
+      return this;
+    }
+
+    /** SASL service name and server host of its principal (defaults: "zookeeper", see zkl.h). */
+    public Builder saslService(String service, String host) {
+      this.saslService = service;
+      this.saslHost = host;
+      return this;
+    }
+
+    /**
+     * Up to which level libzkl produces log lines for the "io.zkl" logger
+     * (default: the most detailed level that logger has enabled, at least
+     * WARNING; {@code OFF}: none).
+     */
+    public Builder logLevel(System.Logger.Level level) {
+      this.logLevel = level;
       return this;
     }
 
@@ -146,14 +226,22 @@ public final class ZklClient implements AutoCloseable {
 
     /** Creates the client; it connects in the background. */
     public ZklClient build() {
+      NativeLoader.load();
+      Dispatch.ensureInitialized();
+      long id = Dispatch.newId();
       long[] out = new long[1];
       int rc = ZklNative.zklj_client_new(Util.cstr(servers, "servers"), Util.cstr(chroot, "chroot"),
-          (int) clampMillis(sessionTimeout, 0), (int) clampMillis(lostAfter, 0),
-          Util.cstr(digestAuth, "digest auth"), acl.code, out);
+          (int) clampMillis(sessionTimeout), (int) clampMillis(connectAttemptTimeout),
+          (int) clampMillis(lostAfter), acl.code, Util.cstr(digestAuth, "digest auth"),
+          Util.cstr(tlsCaFile, "TLS CA file"), Util.cstr(tlsCertFile, "TLS certificate file"),
+          Util.cstr(tlsKeyFile, "TLS key file"), Util.cstr(tlsKeyPassword, "TLS key password"),
+          tlsInsecureSkipHostnameCheck ? 1 : 0,
+          Util.cstr(saslMechanism, "SASL mechanism"), Util.cstr(saslUser, "SASL user"),
+          Util.cstr(saslPassword, "SASL password"), Util.cstr(saslKeytab, "SASL keytab"),
+          Util.cstr(saslCcache, "SASL ccache"), Util.cstr(saslService, "SASL service"),
+          Util.cstr(saslHost, "SASL host"), nativeLogLevel(logLevel), 0, id, out);
       ZklException.check(rc, "client for " + servers);
-      ZklClient c = new ZklClient(out[0], servers);
-      c.sessionListeners.addAll(listeners);
-      return c;
+      return new ZklClient(id, out[0], servers, listeners);
     }
 
     /** Creates the client and waits for its session (closing it on failure). */
@@ -168,23 +256,54 @@ public final class ZklClient implements AutoCloseable {
       }
     }
 
-    private static long clampMillis(Duration d, long dflt) {
-      if (d == null) return dflt;
+    private static long clampMillis(Duration d) {
+      if (d == null) return 0;
       long ms = Util.millis(d);
       return ms < 0 || ms > Integer.MAX_VALUE ? Integer.MAX_VALUE : ms;
     }
   }
 
   // ---------------------------------------------------------------------------
+  // Logging
+  // ---------------------------------------------------------------------------
+
+  static int nativeLogLevel(System.Logger.Level level) {
+    if (level == null) {
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) return ZklNativeConstants.ZKL_LOG_DEBUG;
+      if (LOG.isLoggable(System.Logger.Level.INFO)) return ZklNativeConstants.ZKL_LOG_INFO;
+      return ZklNativeConstants.ZKL_LOG_WARN;
+    }
+    switch (level) {
+      case OFF: return ZklNativeConstants.ZKL_LOG_OFF;
+      case ERROR: return ZklNativeConstants.ZKL_LOG_ERROR;
+      case WARNING: return ZklNativeConstants.ZKL_LOG_WARN;
+      case INFO: return ZklNativeConstants.ZKL_LOG_INFO;
+      default: return ZklNativeConstants.ZKL_LOG_DEBUG;  // DEBUG, TRACE, ALL
+    }
+  }
+
+  /** One libzkl log line to the "io.zkl" System.Logger. */
+  static void log(int level, String component, String message) {
+    System.Logger.Level l;
+    switch (level) {
+      case ZklNativeConstants.ZKL_LOG_ERROR: l = System.Logger.Level.ERROR; break;
+      case ZklNativeConstants.ZKL_LOG_WARN: l = System.Logger.Level.WARNING; break;
+      case ZklNativeConstants.ZKL_LOG_INFO: l = System.Logger.Level.INFO; break;
+      default: l = System.Logger.Level.DEBUG; break;
+    }
+    if (LOG.isLoggable(l)) LOG.log(l, "[" + component + "] " + message);
+  }
+
+  // ---------------------------------------------------------------------------
   // Session
   // ---------------------------------------------------------------------------
 
-  private long h() {
+  long h() {
     if (closed.get()) throw new ClosedException("client of " + servers + " is closed");
     return handle;
   }
 
-  /** Waits until the session is connected; ZklTimeoutException, AuthException. */
+  /** Waits until the session is connected; ZklTimeoutException, AuthException, TLS errors. */
   public void awaitConnected(Duration timeout) {
     ZklException.check(ZklNative.zkl_client_wait_connected(h(), Util.millis(timeout)),
         "connect to " + servers);
@@ -194,26 +313,6 @@ public final class ZklClient implements AutoCloseable {
     if (closed.get()) return SessionState.CLOSED;
     int rc = ZklNative.zkl_client_state(handle);
     return rc < 0 ? SessionState.CLOSED : SessionState.of(rc);
-  }
-
-  /**
-   * Work-around for a libzkl 0.1.0 bug: an acquire (or election join)
-   * submitted while there is no session (still connecting, or a lost session
-   * being replaced) creates its node twice, and one of them stays until the
-   * session ends. So wait for the session first, within the caller's
-   * timeout; returns the time left (ms; -1 = forever).
-   */
-  long awaitSessionBeforeSubmit(long timeoutMs) {
-    int st = ZklNative.zkl_client_state(h());
-    if (st != ZklNativeConstants.ZKL_SESSION_CONNECTING && st != ZklNativeConstants.ZKL_SESSION_LOST) {
-      return timeoutMs;
-    }
-    long t0 = System.nanoTime();
-    int rc = ZklNative.zkl_client_wait_connected(handle, timeoutMs);
-    if (rc == ZklNativeConstants.ZKL_ETIMEDOUT) return 0;  // the acquire itself times out
-    ZklException.check(rc, "connect to " + servers);
-    if (timeoutMs < 0) return -1;
-    return Math.max(0, timeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
   }
 
   /** The current session id (0 while there is none). */
@@ -238,11 +337,14 @@ public final class ZklClient implements AutoCloseable {
     return Duration.ofMillis(ZklException.check(ZklNative.zkl_client_session_timeout(h()), "session timeout"));
   }
 
-  /** A counter of this client (for tests and benchmarks). */
-  public long counter(Counter which) {
-    long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_client_counter(h(), which.code, out), "counter " + which);
-    return out[0];
+  /**
+   * Statistics of the client and each of its handles as one JSON document
+   * (schema in docs/STATISTICS.md; its "schema" field is versioned).
+   */
+  public String stats() {
+    byte[][] out = new byte[1][];
+    ZklException.check(ZklNative.zkl_client_stats(h(), out), "statistics");
+    return new String(out[0], StandardCharsets.UTF_8);
   }
 
   public String servers() {
@@ -289,23 +391,21 @@ public final class ZklClient implements AutoCloseable {
 
   /** A semaphore of {@code maxLeases} leases; every participant must agree on the number. */
   public ZklLock semaphore(String path, int maxLeases) {
-    return lock(path, LockKind.SEMAPHORE, maxLeases, null);
+    return lock(path, LockOptions.of(LockKind.SEMAPHORE).maxLeases(maxLeases));
   }
 
   public ZklLock lock(String path, LockKind kind) {
-    return lock(path, kind, 1, null);
+    return lock(path, LockOptions.of(kind));
   }
 
-  /**
-   * A lock handle of any kind. {@code data} (optional, up to 1 MiB) is stored
-   * in the node, e.g. a holder id shown by {@link #inspect}.
-   */
-  public ZklLock lock(String path, LockKind kind, int maxLeases, byte[] data) {
-    Objects.requireNonNull(kind, "kind");
+  /** A lock handle of any kind, with all options. */
+  public ZklLock lock(String path, LockOptions o) {
+    Objects.requireNonNull(o, "options");
     byte[] p = Util.path(path);
-    ZklLock l = new ZklLock(this, path, kind, maxLeases);
+    ZklLock l = new ZklLock(this, path, o.kind, o.maxLeases, o.leases);
     register(l, "lock " + path, out ->
-        ZklNative.zklj_lock_new(h(), p, kind.code, maxLeases, data, l.id, out));
+        ZklNative.zklj_lock_new(h(), p, o.kind.code, o.maxLeases, o.leases, o.maxHoldMs, o.onRevoke.code,
+            o.data, l.id, out));
     return l;
   }
 
@@ -315,11 +415,17 @@ public final class ZklClient implements AutoCloseable {
   }
 
   public ZklElection election(String path, String participantId, ElectionKind kind) {
+    return election(path, participantId, kind, OnRevoke.IGNORE);
+  }
+
+  public ZklElection election(String path, String participantId, ElectionKind kind, OnRevoke onRevoke) {
     Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(onRevoke, "onRevoke");
     byte[] p = Util.path(path);
-    byte[] id = Util.cstr(participantId, "participant id");
+    byte[] pid = Util.cstr(participantId, "participant id");
     ZklElection e = new ZklElection(this, path, participantId, kind);
-    register(e, "election " + path, out -> ZklNative.zklj_election_new(h(), p, kind.code, id, e.id, out));
+    register(e, "election " + path, out ->
+        ZklNative.zklj_election_new(h(), p, kind.code, pid, onRevoke.code, e.id, out));
     return e;
   }
 
@@ -334,7 +440,7 @@ public final class ZklClient implements AutoCloseable {
     byte[] p = Util.path(path);
     ZklObserver o = new ZklObserver(this, path, kind);
     if (listener != null) o.addListener(listener);
-    register(o, "observer " + path, out -> ZklNative.zkl_observer_new(h(), p, kind.code, o.id, out));
+    register(o, "observer " + path, out -> ZklNative.zklj_observer_new(h(), p, kind.code, o.id, out));
     return o;
   }
 
@@ -344,47 +450,61 @@ public final class ZklClient implements AutoCloseable {
 
   private void register(Target t, String what, NativeNew f) {
     targets.put(t.id, t);
+    Dispatch.register(t.id, t);
     long[] out = new long[1];
     int rc;
     try {
       rc = f.create(out);
     } catch (RuntimeException e) {
-      targets.remove(t.id);
+      unregister(t);
       throw e;
     }
     if (rc < 0) {
-      targets.remove(t.id);
+      unregister(t);
       throw ZklException.of(rc, what);
     }
     t.handle = out[0];
   }
 
-  long newTargetId() {
-    return nextTargetId.getAndIncrement();
-  }
-
   void unregister(Target t) {
     targets.remove(t.id, t);
+    Dispatch.unregister(t.id);
   }
 
   // ---------------------------------------------------------------------------
-  // Inspection
+  // Inspection and revocation
   // ---------------------------------------------------------------------------
 
   /** Who holds and who waits on a lock, in queue order (one round trip per node). */
   public List<Participant> inspect(String path, LockKind kind, Duration timeout) {
-    return inspect(path, kind.code, timeout);
+    return inspect(path, kind.code, 0, timeout);
   }
 
   /** The participants of an election, in queue order. */
   public List<Participant> inspectElection(String path, ElectionKind kind, Duration timeout) {
-    return inspect(path, ZklNativeConstants.ZKL_INSPECT_ELECTION_BASE + kind.code, timeout);
+    return inspect(path, 0, kind.code, timeout);
   }
 
-  private List<Participant> inspect(String path, int kind, Duration timeout) {
+  /**
+   * Asks the holders of the lock at {@code path} to let go (Curator's
+   * Revoker protocol): {@code holder} is a node name from {@link #inspect},
+   * or null for every current holder. Returns how many were asked.
+   */
+  public int revoke(String path, LockKind kind, String holder, Duration timeout) {
+    return ZklException.check(ZklNative.zklj_revoke(h(), Util.path(path), kind.code, 0, Util.millis(timeout),
+        Util.cstr(holder, "holder")), "revoke " + path);
+  }
+
+  /** As {@link #revoke(String, LockKind, String, Duration)}, for the leader of an election. */
+  public int revokeElection(String path, ElectionKind kind, String holder, Duration timeout) {
+    return ZklException.check(ZklNative.zklj_revoke(h(), Util.path(path), 0, kind.code, Util.millis(timeout),
+        Util.cstr(holder, "holder")), "revoke " + path);
+  }
+
+  private List<Participant> inspect(String path, int lockKind, int electionKind, Duration timeout) {
     long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_inspect(h(), Util.path(path), kind, Util.millis(timeout), out),
-        "inspect " + path);
+    ZklException.check(ZklNative.zklj_inspect(h(), Util.path(path), lockKind, electionKind,
+        Util.millis(timeout), out), "inspect " + path);
     long p = out[0];
     try {
       int n = ZklException.check(ZklNative.zkl_participants_count(p), "inspect");
@@ -396,15 +516,16 @@ public final class ZklClient implements AutoCloseable {
         String name = Util.utf8(bytes[0]);
         boolean holder = ZklNative.zkl_participants_is_holder(p, i) == 1;
         ZklNative.zkl_participants_fencing_token(p, i, v);
-        long token = v[0];
+        FencingToken token = new FencingToken(v[0]);
         ZklNative.zkl_participants_session_id(p, i, v);
         long session = v[0];
         ZklNative.zkl_participants_ctime_ms(p, i, v);
         long ctime = v[0];
+        int leases = Math.max(1, ZklNative.zkl_participants_leases(p, i));
         bytes[0] = null;
         ZklNative.zkl_participants_data(p, i, bytes);
         byte[] data = bytes[0] == null ? new byte[0] : bytes[0];
-        list.add(new Participant(name, holder, token, session, ctime, data));
+        list.add(new Participant(name, holder, token, session, ctime, leases, data));
       }
       return list;
     } finally {
@@ -416,263 +537,30 @@ public final class ZklClient implements AutoCloseable {
   // Dispatch
   // ---------------------------------------------------------------------------
 
-  /**
-   * Dispatches the events pending now on this thread (listeners run, futures
-   * complete) and returns how many. Never blocks; returns 0 when another
-   * thread is dispatching (e.g. the dispatcher thread).
-   */
-  public int dispatch() {
-    if (closed.get() || !enterPump(0)) return 0;
-    try {
-      return drain();
-    } finally {
-      exitPump();
-    }
+  private void onClientEvent(Event e) {
+    if (e.type != ZklNativeConstants.ZKL_EVENT_SESSION) return;
+    SessionState s = SessionState.of(e.sessionState);
+    for (SessionListener l : sessionListeners) Target.call("session", () -> l.onSessionState(this, s));
   }
 
-  /**
-   * Waits up to {@code timeout} (null = forever) for events and dispatches
-   * them on this thread; returns how many (0 when none came, or the thread
-   * is interrupted: its flag stays set). While another thread dispatches,
-   * it waits for that thread to finish (within the timeout); while the
-   * dispatcher thread runs, it returns 0 at once.
-   */
-  public int poll(Duration timeout) {
-    if (isDispatcherThreadRunning()) return 0;
-    long ms = Util.millis(timeout);
-    long deadline = ms < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-    if (closed.get() || !enterPump(ms)) return 0;
-    try {
-      for (;;) {
-        long left = ms < 0 ? SLICE_MS : TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        int n = pumpOnce(Math.max(0, Math.min(left, SLICE_MS)));
-        if (n > 0 || left <= 0 || closed.get() || Thread.currentThread().isInterrupted()) return n;
-      }
-    } finally {
-      exitPump();
-    }
-  }
-
-  /**
-   * Waits for {@code future} while dispatching events on this thread (when no
-   * other thread does), and returns its value. A ZklException it failed with
-   * is rethrown; ZklTimeoutException when {@code timeout} (null = forever)
-   * passes first (the future is left as it is); an interrupt gives
-   * AcquireCanceledException with the thread's interrupt flag set.
-   */
-  public <T> T await(CompletableFuture<T> future, Duration timeout) {
-    try {
-      if (!awaitDone(future, Util.millis(timeout))) {
-        throw new ZklTimeoutException("await: no result within " + timeout);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      AcquireCanceledException x = new AcquireCanceledException("await: interrupted");
-      x.initCause(e);
-      throw x;
-    }
-    try {
-      return future.get();
-    } catch (ExecutionException | CompletionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof ZklException) throw ZklException.copyOf((ZklException) c);
-      if (c instanceof RuntimeException) throw (RuntimeException) c;
-      if (c instanceof Error) throw (Error) c;
-      throw new CompletionException(c);
-    } catch (CancellationException e) {
-      AcquireCanceledException x = new AcquireCanceledException("await: cancelled");
-      x.initCause(e);
-      throw x;
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);  // cannot happen: the future is done
-    }
-  }
-
-  /**
-   * Waits until {@code f} is done, dispatching on this thread when the pump
-   * is free; false when {@code timeoutMs} (< 0: forever) passes first.
-   */
-  boolean awaitDone(CompletableFuture<?> f, long timeoutMs) throws InterruptedException {
-    long deadline = timeoutMs < 0 ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    for (;;) {
-      if (f.isDone()) return true;
-      if (Thread.interrupted()) throw new InterruptedException();
-      long left = timeoutMs < 0 ? SLICE_MS : leftMillis(deadline);
-      if (!closed.get() && enterPump(0)) {
-        try {
-          for (;;) {
-            pumpOnce(Math.max(0, Math.min(left, SLICE_MS)));  // 0: dispatch what is pending
-            if (f.isDone()) return true;
-            if (closed.get() || Thread.currentThread().isInterrupted()) break;
-            left = timeoutMs < 0 ? SLICE_MS : leftMillis(deadline);
-            if (left <= 0) break;
-          }
-        } finally {
-          exitPump();
-        }
-      } else if (left > 0) {
-        // Someone else pumps (or the client is closed and its futures are
-        // being failed): wait for the result or for the pump to be free.
-        CompletableFuture<Void> released = closed.get() ? null : pumpReleased;
-        try {
-          (released == null ? f : CompletableFuture.anyOf(f, released))
-              .get(Math.min(left, SLICE_MS), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException | CancellationException ignored) {
-          // re-check below
-        }
-      }
-      if (timeoutMs >= 0 && leftMillis(deadline) <= 0) return f.isDone();
-    }
-  }
-
-  /** Whole milliseconds until deadline, rounded up; <= 0 once it passed. */
-  private static long leftMillis(long deadline) {
-    long ns = deadline - System.nanoTime();
-    return ns <= 0 ? 0 : (ns + 999_999) / 1_000_000;
-  }
-
-  /** Takes the pump (waiting up to waitMs; < 0 forever). */
-  private boolean enterPump(long waitMs) {
-    boolean got;
-    if (waitMs == 0) {
-      got = pumpLock.tryLock();
-    } else {
-      try {
-        got = waitMs < 0 ? lockInterruptibly() : pumpLock.tryLock(waitMs, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-    if (got && pumpLock.getHoldCount() == 1) pumpReleased = new CompletableFuture<>();
-    return got;
-  }
-
-  private boolean lockInterruptibly() throws InterruptedException {
-    pumpLock.lockInterruptibly();
-    return true;
-  }
-
-  private void exitPump() {
-    CompletableFuture<Void> released = null;
-    if (pumpLock.getHoldCount() == 1) {
-      released = pumpReleased;
-      pumpReleased = DONE;
-    }
-    pumpLock.unlock();
-    if (released != null) released.complete(null);
-  }
-
-  /** With the pump held: dispatch what is pending, else wait up to waitMs and dispatch. */
-  private int pumpOnce(long waitMs) {
-    int n = drain();
-    if (n > 0 || waitMs == 0 || closed.get()) return n;
-    int w = ZklNative.zkl_client_wait(handle, waitMs);
-    if (w < 0) {
-      if (closed.get()) return 0;
-      throw ZklException.of(w, "wait for events");
-    }
-    return drain();
-  }
-
-  private int drain() {
-    int n = 0;
-    long[] out = new long[1];
-    while (n < MAX_BATCH && !closed.get()) {
-      int rc = ZklNative.zkl_client_next_event(handle, out);
-      if (rc == ZklNativeConstants.ZKL_EAGAIN) break;
-      if (rc < 0) {
-        if (closed.get()) break;
-        throw ZklException.of(rc, "next event");
-      }
-      deliver(Event.take(out[0]));
-      n++;
-    }
-    return n;
-  }
-
-  private void deliver(Event e) {
-    try {
-      if (e.type == ZklNativeConstants.ZKL_EVENT_SESSION) {
-        SessionState s = SessionState.of(e.sessionState);
-        for (SessionListener l : sessionListeners) {
-          try {
-            l.onSessionState(this, s);
-          } catch (RuntimeException ex) {
-            LOG.log(System.Logger.Level.WARNING, "zkl session listener threw", ex);
-          }
-        }
-        return;
-      }
-      Target t = targets.get(e.userData);
-      if (t != null) t.onEvent(e);
-    } catch (RuntimeException ex) {
-      LOG.log(System.Logger.Level.WARNING, "zkl: event delivery failed", ex);
-    }
-  }
-
-  /**
-   * Starts a daemon thread that dispatches this client's events as they
-   * come (futures complete and listeners run there). Opt-in; idempotent.
-   * While it runs, {@link #dispatch()} and {@link #poll} return 0 and
-   * blocking calls simply wait for it.
-   */
-  public void startDispatcherThread() {
-    synchronized (dispatcherLock) {
-      h();
-      if (dispatcher != null) return;
-      stopDispatcher = false;
-      Thread t = new Thread(this::dispatchLoop, "zkl-dispatcher-" + Long.toHexString(handle));
-      t.setDaemon(true);
-      dispatcher = t;
-      t.start();
-    }
-  }
-
-  /** Stops the dispatcher thread (if running) and waits for it to exit. */
-  public void stopDispatcherThread() {
-    Thread t;
-    synchronized (dispatcherLock) {
-      t = dispatcher;
-      dispatcher = null;
-      if (t == null) return;
-      stopDispatcher = true;
-    }
-    ZklNative.zkl_client_wakeup(handle);
-    if (t == Thread.currentThread()) return;
-    boolean interrupted = false;
-    while (t.isAlive()) {
-      try {
-        t.join(SLICE_MS);
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-      ZklNative.zkl_client_wakeup(handle);
-    }
-    if (interrupted) Thread.currentThread().interrupt();
-  }
-
-  /** Whether the dispatcher thread runs. */
-  public boolean isDispatcherThreadRunning() {
-    synchronized (dispatcherLock) {
-      return dispatcher != null;
-    }
+  /** Whether the calling thread is this client's dispatcher thread. */
+  public boolean isDispatcherThread() {
+    return Thread.currentThread() == dispatcher;
   }
 
   private void dispatchLoop() {
-    pumpLock.lock();
-    pumpReleased = new CompletableFuture<>();
     try {
-      while (!stopDispatcher && !closed.get()) {
-        try {
-          pumpOnce(1000);
-        } catch (ZklException e) {
-          if (closed.get()) break;
-          LOG.log(System.Logger.Level.WARNING, "zkl dispatcher", e);
-        }
+      while (!stopping) {
+        ZklNative.zkl_client_wait(handle, 1000);
+        ZklNative.zkl_client_dispatch(handle, 0);
       }
-    } finally {
-      exitPump();
+      // Closing: deliver what zkl_client_close queued (LOST with CLOSED,
+      // acquires failed with CLOSED) before the handles go.
+      while (ZklNative.zkl_client_dispatch(handle, 0) > 0) {
+        // more
+      }
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.ERROR, "zkl dispatcher thread died", t);
     }
   }
 
@@ -685,17 +573,37 @@ public final class ZklClient implements AutoCloseable {
   }
 
   /**
-   * Closes the session (the server deletes its nodes), fails pending
-   * acquires with ClosedException and frees every handle of this client.
-   * Idempotent. Do not call it from a listener while another thread waits
-   * for that listener's dispatch to finish.
+   * Closes the session (the server deletes its nodes): pending acquires
+   * fail with ClosedException, every hold is reported lost with
+   * ClosedException (listeners run before this returns), and every handle
+   * of this client is freed. Idempotent. Called from a listener (the
+   * dispatcher thread), it closes on another thread and returns at once.
    */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) return;
-    stopDispatcherThread();
+    if (isDispatcherThread()) {
+      Thread t = new Thread(this::doClose, "zkl-close-" + id);
+      t.setDaemon(true);
+      t.start();
+      return;
+    }
+    doClose();
+  }
+
+  private void doClose() {
     ZklNative.zkl_client_close(handle);
+    stopping = true;
     ZklNative.zkl_client_wakeup(handle);
+    boolean interrupted = false;
+    while (dispatcher.isAlive()) {
+      try {
+        dispatcher.join(1000);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+      ZklNative.zkl_client_wakeup(handle);
+    }
     ClosedException ex = new ClosedException("client of " + servers + " closed");
     for (Target t : new ArrayList<>(targets.values())) {
       try {
@@ -705,7 +613,10 @@ public final class ZklClient implements AutoCloseable {
       }
     }
     targets.clear();
+    Dispatch.unregister(id);
     ZklNative.zkl_client_destroy(handle);
+    closeDone = true;
+    if (interrupted) Thread.currentThread().interrupt();
   }
 
   @Override

@@ -1,26 +1,31 @@
 package io.zkl;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A participant in a leader election. {@link #start()} joins and reports
- * through {@link ElectionListener}s; {@link #campaign(Duration)} joins and
- * waits to be elected; {@link #leadership()} is the same as a future. After
- * losing leadership (session loss) the participant rejoins by itself until
- * it {@link #resign()}s or is closed.
+ * A participant in a leader election, with the lock verbs of zkl.h:
+ * {@link #campaign(Duration)} is {@code zkl_election_acquire} (join and wait
+ * to be elected; on timeout or cancel it has LEFT the election again, as a
+ * lock acquire leaves no node; returns at once when already leader),
+ * {@link #tryCampaign()}, {@link #campaignAsync(Duration)}, {@link #cancel()}
+ * and {@link #resign()} ({@code zkl_election_release}). Once elected, a
+ * participant stays in the election until it resigns: after a loss it
+ * rejoins by itself when the session is back (listeners hear NOT_ELECTED /
+ * ELECTED). Events reach {@link ElectionListener}s on the client's
+ * dispatcher thread.
  */
 public final class ZklElection extends Target implements AutoCloseable {
   private final String path;
   private final String participantId;
   private final ElectionKind kind;
-  private final AtomicBoolean running = new AtomicBoolean();
-  private final List<PumpingFuture<Long>> waiters = new ArrayList<>();
+  private final Object lock = new Object();
+  /** The pending async campaign, if any. */
+  private CompletableFuture<FencingToken> pendingCampaign;
   private final CopyOnWriteArrayList<ElectionListener> listeners = new CopyOnWriteArrayList<>();
 
   ZklElection(ZklClient client, String path, String participantId, ElectionKind kind) {
@@ -56,178 +61,161 @@ public final class ZklElection extends Target implements AutoCloseable {
     listeners.remove(l);
   }
 
-  /** Joins the election (idempotent); results arrive as listener events. */
-  public void start() {
-    if (!running.get()) client.awaitSessionBeforeSubmit(-1);  // libzkl 0.1.0 work-around (ZklClient)
-    ZklException.check(ZklNative.zkl_election_start(h()), "join " + path);
-    running.set(true);
+  /** Campaigns without a bound. */
+  public FencingToken campaign() {
+    return campaign(null);
   }
 
   /**
-   * Joins (if needed) and returns a future that completes with the fencing
-   * token of the term once this participant leads (at once if it does).
-   * Cancelling the future only stops that wait.
+   * Joins and waits up to {@code timeout} (null = forever, zero = try once)
+   * to be elected; returns the term's fencing token. ZklTimeoutException
+   * (or AcquireCanceledException after {@link #cancel()}) when not elected:
+   * then this participant has left the election. Returns at once when
+   * already leader; BusyException while an async campaign is pending.
    */
-  public PumpingFuture<Long> leadership() {
-    PumpingFuture<Long> f = new PumpingFuture<>(client) {
+  public FencingToken campaign(Duration timeout) {
+    ZklException.check(ZklNative.zkl_election_acquire(h(), Util.millis(timeout)), "campaign " + path);
+    return termOfNewLeadership();
+  }
+
+  /** Leader now (its term), or empty (and not in the election). */
+  public Optional<FencingToken> tryCampaign() {
+    int rc = ZklNative.zkl_election_try_acquire(h());
+    if (rc == ZklNativeConstants.ZKL_EAGAIN) return Optional.empty();
+    ZklException.check(rc, "try-campaign " + path);
+    return Optional.of(termOfNewLeadership());
+  }
+
+  private FencingToken termOfNewLeadership() {
+    long[] out = new long[1];
+    int rc = ZklNative.zkl_election_fencing_token(h(), out);
+    if (rc == ZklNativeConstants.ZKL_ENOTHELD) {
+      throw new LockLostException(ZklNativeConstants.ZKL_ELOST, "leadership of " + path + " lost at once");
+    }
+    ZklException.check(rc, "term of " + path);
+    return new FencingToken(out[0]);
+  }
+
+  /**
+   * Joins and returns at once. The future completes with the term when this
+   * participant is elected (listeners hear NOT_ELECTED while it waits in
+   * line), or fails with ZklTimeoutException when {@code timeout} passes
+   * first (it has left), AcquireCanceledException on {@link #cancel()} or
+   * {@link #resign()}, ClosedException on close. {@code cancel(true)} on
+   * the future cancels the campaign.
+   */
+  public CompletableFuture<FencingToken> campaignAsync(Duration timeout) {
+    CompletableFuture<FencingToken> f = new CompletableFuture<>() {
       @Override
       public boolean cancel(boolean mayInterruptIfRunning) {
-        synchronized (waiters) {
-          waiters.remove(this);
-        }
-        return super.cancel(mayInterruptIfRunning);
+        boolean r = super.cancel(mayInterruptIfRunning);
+        if (r && !closed.get()) ZklNative.zkl_election_cancel(handle);
+        return r;
       }
     };
-    synchronized (waiters) {
-      waiters.add(f);
-    }
-    try {
-      start();
-      long[] token = new long[1];
-      if (ZklNative.zkl_election_is_leader(handle) == 1
-          && ZklNative.zkl_election_fencing_token(handle, token) == 0) {
-        complete(f, token[0]);
+    synchronized (lock) {
+      int rc = ZklNative.zkl_election_acquire_async(h(), Util.millis(timeout));
+      if (rc < 0) {
+        f.completeExceptionally(ZklException.of(rc, "campaign " + path));
+      } else {
+        pendingCampaign = f;
       }
-    } catch (ZklException e) {
-      synchronized (waiters) {
-        waiters.remove(f);
-      }
-      f.completeExceptionally(e);
     }
     return f;
   }
 
-  private void complete(PumpingFuture<Long> f, long token) {
-    synchronized (waiters) {
-      waiters.remove(f);
-    }
-    f.complete(token);
+  /** Leaves the line while not yet elected. NotHeldException when not waiting. */
+  public void cancel() {
+    ZklException.check(ZklNative.zkl_election_cancel(h()), "cancel campaign " + path);
   }
 
   /**
-   * Joins (if needed) and waits up to {@code timeout} (null = forever) to be
-   * elected, dispatching events on this thread; returns the fencing token.
-   * On timeout (ZklTimeoutException) a participant that this call joined
-   * leaves again, as zkl_election_campaign does; one joined before by
-   * {@link #start()} stays in line. An interrupt is handled the same way
-   * (AcquireCanceledException, interrupt flag kept).
+   * Resigns: leaves the election, as leader or from the line (returns once
+   * the node is deleted). NotHeldException when not taking part.
    */
-  public long campaign(Duration timeout) {
-    boolean joinedHere = !running.get();
-    PumpingFuture<Long> f = leadership();
-    boolean done;
-    InterruptedException interrupted = null;
-    try {
-      done = client.awaitDone(f, Util.millis(timeout));
-    } catch (InterruptedException e) {
-      interrupted = e;
-      done = false;
-    }
-    if (!done) {
-      f.cancel(false);
-      if (!f.isDone() || f.isCancelled()) {
-        if (joinedHere) resignQuietly();
-        if (interrupted != null) {
-          Thread.currentThread().interrupt();
-          AcquireCanceledException x = new AcquireCanceledException("campaign " + path + ": interrupted");
-          x.initCause(interrupted);
-          throw x;
-        }
-        throw new ZklTimeoutException("campaign " + path + ": not elected within " + timeout);
-      }
-      if (interrupted != null) Thread.currentThread().interrupt();
-    }
-    return f.result();
-  }
-
-  private void resignQuietly() {
-    try {
-      resign();
-    } catch (ZklException ignored) {
-      // closed meanwhile
-    }
-  }
-
-  /** Leaves the election (giving up leadership if held). Pending leadership futures fail. */
   public void resign() {
-    running.set(false);
-    ZklException.check(ZklNative.zkl_election_resign(h()), "resign " + path);
-    failWaiters(new AcquireCanceledException("resigned from " + path));
+    ZklException.check(ZklNative.zkl_election_release(h()), "resign " + path);
+    fail(new AcquireCanceledException("resigned from " + path));
   }
 
-  /** True while this participant leads and the session is known good. */
+  /** True while this participant leads, provably at this instant. Never throws. */
   public boolean isLeader() {
     if (closed.get()) return false;
     return ZklNative.zkl_election_is_leader(handle) == 1;
   }
 
-  /** Fencing token of the current term; NotHeldException when not leader. */
-  public long fencingToken() {
-    long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_election_fencing_token(h(), out), "fencing token of " + path);
-    return out[0];
+  /** As {@link ZklLock#validFor()}, for the leadership ({@link Duration#ZERO} when not leader). */
+  public Duration validFor() {
+    if (closed.get()) return Duration.ZERO;
+    long[] ms = new long[1];
+    int rc = ZklNative.zkl_election_valid_for(handle, ms);
+    return rc < 0 ? Duration.ZERO : Duration.ofMillis(ms[0]);
   }
 
-  private void failWaiters(ZklException e) {
-    List<PumpingFuture<Long>> ws;
-    synchronized (waiters) {
-      ws = new ArrayList<>(waiters);
-      waiters.clear();
+  /** Fencing token of the current term; NotHeldException when not leader. */
+  public FencingToken fencingToken() {
+    long[] out = new long[1];
+    ZklException.check(ZklNative.zkl_election_fencing_token(h(), out), "fencing token of " + path);
+    return new FencingToken(out[0]);
+  }
+
+  /** This handle's statistics as JSON. */
+  public String stats() {
+    byte[][] out = new byte[1][];
+    ZklException.check(ZklNative.zkl_election_stats(h(), out), "statistics of " + path);
+    return new String(out[0], StandardCharsets.UTF_8);
+  }
+
+  private void fail(ZklException e) {
+    CompletableFuture<FencingToken> f;
+    synchronized (lock) {
+      f = pendingCampaign;
+      pendingCampaign = null;
     }
-    for (PumpingFuture<Long> w : ws) w.completeExceptionally(e);
+    if (f != null) f.completeExceptionally(e);
   }
 
   @Override
-  void onEvent(Event e) {
+  public void onEvent(Event e) {
     if (closed.get()) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ELECTED: {
-        List<PumpingFuture<Long>> ws;
-        synchronized (waiters) {
-          ws = new ArrayList<>(waiters);
-          waiters.clear();
+        CompletableFuture<FencingToken> f;
+        synchronized (lock) {
+          f = pendingCampaign;
+          pendingCampaign = null;
         }
-        for (PumpingFuture<Long> w : ws) w.complete(e.fencingToken);
-        for (ElectionListener l : listeners) call(() -> l.onElected(this, e.fencingToken));
+        if (f != null) f.complete(e.token());
+        for (ElectionListener l : listeners) call("election", () -> l.onElected(this, e.token()));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_NOT_ELECTED:
-        for (ElectionListener l : listeners) call(() -> l.onNotElected(this));
+        for (ElectionListener l : listeners) call("election", () -> l.onNotElected(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        for (ElectionListener l : listeners) call(() -> l.onSuspended(this));
+        for (ElectionListener l : listeners) call("election", () -> l.onSuspended(this));
+        break;
+      case ZklNativeConstants.ZKL_EVENT_RESTORED:
+        for (ElectionListener l : listeners) call("election", () -> l.onRestored(this, e.token()));
+        break;
+      case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
+        for (ElectionListener l : listeners) call("election", () -> l.onRevokeRequested(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_LOST: {
         ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
             "leadership of " + path + " lost");
-        for (ElectionListener l : listeners) call(() -> l.onLost(this, cause));
+        for (ElectionListener l : listeners) call("election", () -> l.onLost(this, cause));
         break;
       }
-      case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
-        // ECANCELED answers our own resign (its waiters already failed, and
-        // a later campaign must not see it); other errors mean the
-        // participant could not stay in the election (e.g. ACL, closed).
-        if (e.error == ZklNativeConstants.ZKL_ECANCELED) break;
-        running.set(false);
-        ZklException cause = ZklException.of(e.error, "election " + path);
-        failWaiters(cause);
-        for (ElectionListener l : listeners) call(() -> l.onLost(this, cause));
+      case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED:
+        fail(ZklException.of(e.error, "campaign " + path));
         break;
-      }
       default:
         break;
     }
   }
 
-  private static void call(Runnable r) {
-    try {
-      r.run();
-    } catch (RuntimeException ex) {
-      System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl election listener threw", ex);
-    }
-  }
-
-  /** Resigns if leader, leaves the election and frees the handle. Idempotent. */
+  /** Resigns if taking part and frees the handle. Idempotent. */
   @Override
   public void close() {
     end(new ClosedException(what() + " closed"));
@@ -240,10 +228,9 @@ public final class ZklElection extends Target implements AutoCloseable {
 
   private void end(ClosedException e) {
     if (!closed.compareAndSet(false, true)) return;
-    running.set(false);
     client.unregister(this);
     ZklNative.zkl_election_destroy(handle);
-    failWaiters(e);
+    fail(e);
   }
 
   @Override

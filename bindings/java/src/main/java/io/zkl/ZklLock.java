@@ -1,5 +1,6 @@
 package io.zkl;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,31 +15,41 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * semaphore) on one path. Cheap; use one per concurrent contender.
  *
  * <p>Owners: every acquisition is made by a 64-bit owner token. The methods
- * without one use the current thread's id, so a reentrant lock behaves like
- * {@link java.util.concurrent.locks.ReentrantLock}; pass explicit tokens to
- * acquire on one thread and release on another (or just close the
- * {@link Hold}, which remembers its owner). A handle is held by at most one
- * owner at a time ({@link BusyException} otherwise).
+ * without one use {@link #DEFAULT_OWNER} ({@code ZKL_DEFAULT_OWNER}): the
+ * handle itself is the owner, so any thread may release what another
+ * acquired. Pass explicit tokens to tell owners apart on one handle (a
+ * handle is held by at most one owner at a time: {@link BusyException}).
  *
- * <p>Timeouts: {@code null} or negative waits forever, zero does not wait.
+ * <p>Timeouts: {@code null} or negative waits forever, zero tries once
+ * (held by someone else: {@link ZklTimeoutException} at once, no node left),
+ * positive waits at most that long. The blocking {@link #acquire} is not
+ * interruptible; use {@link #acquireAsync} and {@code cancel} for that.
  *
- * <p>{@link #close()} releases (or cancels) and frees the handle.
+ * <p>Lifetime: a handle stays registered with its client until
+ * {@link #close()} (or the client's close), so dropping the last reference
+ * to a held lock never releases it behind your back — the garbage collector
+ * does not touch it. {@link #close()} releases (or cancels) and frees it.
  */
 public final class ZklLock extends Target implements AutoCloseable {
+  /** The owner used when none is named ({@code ZKL_DEFAULT_OWNER}). */
+  public static final long DEFAULT_OWNER = ZklNativeConstants.ZKL_DEFAULT_OWNER;
+
   private final String path;
   private final LockKind kind;
   private final int maxLeases;
+  private final int leases;
   /** Async acquires in the order libzkl answers them (one event each). */
   private final ArrayDeque<AcquireFuture> pending = new ArrayDeque<>();
   /** Async releases waiting for their RELEASED event. */
   private final ArrayDeque<CompletableFuture<Void>> releasing = new ArrayDeque<>();
   private final CopyOnWriteArrayList<LockListener> listeners = new CopyOnWriteArrayList<>();
 
-  ZklLock(ZklClient client, String path, LockKind kind, int maxLeases) {
+  ZklLock(ZklClient client, String path, LockKind kind, int maxLeases, int leases) {
     super(client);
     this.path = path;
     this.kind = kind;
     this.maxLeases = maxLeases;
+    this.leases = leases;
   }
 
   public String path() {
@@ -54,6 +65,11 @@ public final class ZklLock extends Target implements AutoCloseable {
     return maxLeases;
   }
 
+  /** Leases taken per acquisition (semaphore; 1 otherwise). */
+  public int leases() {
+    return leases;
+  }
+
   public ZklClient client() {
     return client;
   }
@@ -61,13 +77,6 @@ public final class ZklLock extends Target implements AutoCloseable {
   @Override
   String what() {
     return kind.name().toLowerCase(java.util.Locale.ROOT) + " lock " + path;
-  }
-
-  /** The owner token of the calling thread: its thread id. */
-  public static long currentThreadOwner() {
-    @SuppressWarnings("deprecation")
-    long id = Thread.currentThread().getId();
-    return id;
   }
 
   public ZklLock addListener(LockListener l) {
@@ -83,44 +92,27 @@ public final class ZklLock extends Target implements AutoCloseable {
   // Acquire
   // ---------------------------------------------------------------------------
 
-  /** Waits as long as it takes (the calling thread's owner token). */
+  /** Waits as long as it takes ({@link #DEFAULT_OWNER}). */
   public Hold acquire() {
-    return acquire(currentThreadOwner(), null);
+    return acquire(DEFAULT_OWNER, null);
   }
 
   /** Waits up to {@code timeout}: ZklTimeoutException when it passes. */
   public Hold acquire(Duration timeout) {
-    return acquire(currentThreadOwner(), timeout);
+    return acquire(DEFAULT_OWNER, timeout);
   }
 
   /**
    * Acquires for {@code owner}, waiting up to {@code timeout} (null =
-   * forever) and dispatching the client's events on this thread meanwhile.
-   * ZklTimeoutException when the time passes, DeadlockException when a
-   * non-reentrant lock is already held by {@code owner}, BusyException when
-   * another owner holds or acquires this handle. An interrupt cancels the
-   * acquire (AcquireCanceledException, interrupt flag kept). On any failure
-   * no node is left behind.
+   * forever). ZklTimeoutException when the time passes, DeadlockException
+   * when a non-reentrant lock is already held by {@code owner},
+   * BusyException when another owner holds or acquires this handle,
+   * AcquireCanceledException when {@link #cancel()} is called meanwhile.
+   * On any failure no node is left behind.
    */
   public Hold acquire(long owner, Duration timeout) {
-    AcquireFuture f = acquireAsync(owner, timeout);
-    long ms = Util.millis(timeout);
-    try {
-      // libzkl's own timer ends the acquire; the margin only bounds the wait
-      // should its event never come.
-      if (!client.awaitDone(f, ms < 0 ? -1 : ms + 30_000) && f.cancel(true)) {
-        throw new ZklTimeoutException("acquire " + path + ": no answer from libzkl");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      if (f.cancel(true)) {
-        AcquireCanceledException x = new AcquireCanceledException("acquire " + path + ": interrupted");
-        x.initCause(e);
-        throw x;
-      }
-      // Granted just before the interrupt: return the hold (flag stays set).
-    }
-    return f.result();
+    ZklException.check(ZklNative.zkl_lock_acquire(h(), owner, Util.millis(timeout)), "acquire " + path);
+    return new Hold(this, owner, tokenOfNewHold());
   }
 
   /**
@@ -128,9 +120,10 @@ public final class ZklLock extends Target implements AutoCloseable {
    * in the way (its node is removed again).
    */
   public Optional<Hold> tryAcquire() {
-    return tryAcquire(currentThreadOwner());
+    return tryAcquire(DEFAULT_OWNER);
   }
 
+  /** As {@link #tryAcquire()}; throws WouldBlockException via {@link #tryAcquireOrThrow}. */
   public Optional<Hold> tryAcquire(long owner) {
     int rc = ZklNative.zkl_lock_try_acquire(h(), owner);
     if (rc == ZklNativeConstants.ZKL_EAGAIN) return Optional.empty();
@@ -138,41 +131,38 @@ public final class ZklLock extends Target implements AutoCloseable {
     return Optional.of(new Hold(this, owner, tokenOfNewHold()));
   }
 
-  private long tokenOfNewHold() {
+  /** Acquires without waiting; {@link WouldBlockException} (EAGAIN) when another holder is in the way. */
+  public Hold tryAcquireOrThrow(long owner) {
+    ZklException.check(ZklNative.zkl_lock_try_acquire(h(), owner), "try-acquire " + path);
+    return new Hold(this, owner, tokenOfNewHold());
+  }
+
+  private FencingToken tokenOfNewHold() {
     long[] out = new long[1];
     int rc = ZklNative.zkl_lock_fencing_token(h(), out);
     if (rc == ZklNativeConstants.ZKL_ENOTHELD) {
       throw new LockLostException(ZklNativeConstants.ZKL_ELOST, "lock " + path + " lost right after acquiring");
     }
     ZklException.check(rc, "fencing token of " + path);
-    return out[0];
+    return new FencingToken(out[0]);
   }
 
-  /** Starts an acquire with the calling thread's owner token. */
+  /** Starts an acquire ({@link #DEFAULT_OWNER}). */
   public AcquireFuture acquireAsync(Duration timeout) {
-    return acquireAsync(currentThreadOwner(), timeout);
+    return acquireAsync(DEFAULT_OWNER, timeout);
   }
 
   /**
    * Starts an acquire for {@code owner} and returns at once. The future
-   * completes (when events are dispatched) with the Hold, or exceptionally;
-   * {@code cancel(true)} cancels the acquire and leaves no node. (While the
-   * client has no session yet, this first waits for it, within the timeout:
-   * a work-around for a libzkl 0.1.0 bug, see ZklClient.)
+   * completes on the client's dispatcher thread with the Hold, or
+   * exceptionally; {@code cancel(true)} cancels the acquire and leaves no node.
    */
   public AcquireFuture acquireAsync(long owner, Duration timeout) {
     AcquireFuture f = new AcquireFuture(this, owner);
-    long ms;
-    try {
-      ms = client.awaitSessionBeforeSubmit(Util.millis(timeout));
-    } catch (ZklException e) {
-      f.failed(e);
-      return f;
-    }
     synchronized (pending) {
       int rc;
       try {
-        rc = ZklNative.zkl_lock_acquire_async(h(), owner, ms);
+        rc = ZklNative.zkl_lock_acquire_async(h(), owner, Util.millis(timeout));
       } catch (ZklException e) {
         f.failed(e);
         return f;
@@ -189,9 +179,7 @@ public final class ZklLock extends Target implements AutoCloseable {
   /**
    * A future gave up (cancel): if it is the newest request, cancel it in
    * libzkl (its node is deleted). If libzkl had already granted it, its
-   * ACQUIRED event is still to be dispatched and the hold is released then
-   * (see onEvent): events answer requests in order, so this is exact even
-   * with reentrant holds of the same owner.
+   * ACQUIRED event is still to come and the hold is released then.
    */
   void abandon(AcquireFuture f) {
     synchronized (pending) {
@@ -200,20 +188,29 @@ public final class ZklLock extends Target implements AutoCloseable {
     }
   }
 
+  /**
+   * Cancels a pending acquire (blocking or async) on this handle: it fails
+   * with AcquireCanceledException and its node is deleted. NotHeldException
+   * when none is pending.
+   */
+  public void cancel() {
+    ZklException.check(ZklNative.zkl_lock_cancel(h()), "cancel " + path);
+  }
+
   // ---------------------------------------------------------------------------
   // Release
   // ---------------------------------------------------------------------------
 
-  /** Releases one hold of the calling thread's owner token. */
+  /** Releases one hold of {@link #DEFAULT_OWNER}. */
   public void release() {
-    release(currentThreadOwner());
+    release(DEFAULT_OWNER);
   }
 
   /**
    * Releases one hold by {@code owner}; the last one deletes the node and
-   * returns once the server confirmed it. NotHeldException when not held,
-   * NotOwnerException for another owner, LockLostException (once) when the
-   * lock had been lost.
+   * returns once the server confirmed it. NotHeldException when not held
+   * (also a second release), NotOwnerException for another owner,
+   * LockLostException (once) when the lock had been lost.
    */
   public void release(long owner) {
     ZklException.check(ZklNative.zkl_lock_release(h(), owner), "release " + path);
@@ -234,11 +231,11 @@ public final class ZklLock extends Target implements AutoCloseable {
   /**
    * Releases one hold without waiting for the server: the returned future
    * completes when the delete is confirmed (at once when other holds of a
-   * reentrant lock remain). An acquire on the same client after this call
-   * is ordered after the delete by ZooKeeper.
+   * reentrant lock remain). An acquire on this handle after this call goes
+   * out after the delete.
    */
   public CompletableFuture<Void> releaseAsync(long owner) {
-    PumpingFuture<Void> r = new PumpingFuture<>(client);
+    CompletableFuture<Void> r = new CompletableFuture<>();
     synchronized (releasing) {
       try {
         long h = h();
@@ -259,24 +256,42 @@ public final class ZklLock extends Target implements AutoCloseable {
   }
 
   public CompletableFuture<Void> releaseAsync() {
-    return releaseAsync(currentThreadOwner());
+    return releaseAsync(DEFAULT_OWNER);
   }
 
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
 
-  /** True only while held and the session is known to be good (never while suspended). */
+  /**
+   * True only while held and provably valid at this instant (computed from
+   * the monotonic clock: false while suspended, after a freeze past the
+   * safety bound, after close). Never throws.
+   */
   public boolean isHeld() {
     if (closed.get()) return false;
     return ZklNative.zkl_lock_is_held(handle) == 1;
   }
 
+  /**
+   * The lease: how long from now the hold stays provably valid even if the
+   * server is never heard from again ({@link Duration#ZERO} when not held,
+   * suspended or closed). Check it before a write, or hand it to the work as
+   * its deadline; pass the fencing token to the resource either way.
+   */
+  public Duration validFor() {
+    if (closed.get()) return Duration.ZERO;
+    long[] ms = new long[1];
+    int rc = ZklNative.zkl_lock_valid_for(handle, ms);
+    if (rc < 0) return Duration.ZERO;
+    return Duration.ofMillis(ms[0]);
+  }
+
   /** Fencing token of the current hold; NotHeldException when not held. */
-  public long fencingToken() {
+  public FencingToken fencingToken() {
     long[] out = new long[1];
     ZklException.check(ZklNative.zkl_lock_fencing_token(h(), out), "fencing token of " + path);
-    return out[0];
+    return new FencingToken(out[0]);
   }
 
   /** Current hold count (0 when not held). */
@@ -286,16 +301,23 @@ public final class ZklLock extends Target implements AutoCloseable {
     return Math.max(rc, 0);
   }
 
+  /** This handle's statistics as JSON (its entry of {@link ZklClient#stats()}). */
+  public String stats() {
+    byte[][] out = new byte[1][];
+    ZklException.check(ZklNative.zkl_lock_stats(h(), out), "statistics of " + path);
+    return new String(out[0], StandardCharsets.UTF_8);
+  }
+
   public boolean isClosed() {
     return closed.get();
   }
 
   // ---------------------------------------------------------------------------
-  // Events
+  // Events (on the dispatcher thread)
   // ---------------------------------------------------------------------------
 
   @Override
-  void onEvent(Event e) {
+  public void onEvent(Event e) {
     if (closed.get()) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ACQUIRED: {
@@ -303,9 +325,9 @@ public final class ZklLock extends Target implements AutoCloseable {
         synchronized (pending) {
           f = pending.pollFirst();
         }
-        if (f != null && !f.granted(e.fencingToken) && !closed.get()) {
+        if (f != null && !f.granted(e.token()) && !closed.get()) {
           // Cancelled after libzkl granted it: give that hold back.
-          ZklNative.zkl_lock_release(handle, f.owner());
+          ZklNative.zkl_lock_release_async(handle, f.owner());
         }
         break;
       }
@@ -318,15 +340,18 @@ public final class ZklLock extends Target implements AutoCloseable {
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        for (LockListener l : listeners) call(() -> l.onSuspended(this));
+        for (LockListener l : listeners) call("lock", () -> l.onSuspended(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        for (LockListener l : listeners) call(() -> l.onRestored(this, e.fencingToken));
+        for (LockListener l : listeners) call("lock", () -> l.onRestored(this, e.token()));
+        break;
+      case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
+        for (LockListener l : listeners) call("lock", () -> l.onRevokeRequested(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_LOST: {
         ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
             "lock " + path + " lost");
-        for (LockListener l : listeners) call(() -> l.onLost(this, cause));
+        for (LockListener l : listeners) call("lock", () -> l.onLost(this, cause));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_RELEASED: {
@@ -348,14 +373,6 @@ public final class ZklLock extends Target implements AutoCloseable {
     }
   }
 
-  private static void call(Runnable r) {
-    try {
-      r.run();
-    } catch (RuntimeException ex) {
-      System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl lock listener threw", ex);
-    }
-  }
-
   // ---------------------------------------------------------------------------
   // Close
   // ---------------------------------------------------------------------------
@@ -363,7 +380,8 @@ public final class ZklLock extends Target implements AutoCloseable {
   /**
    * Releases (if held) or cancels (if acquiring) and frees the handle; the
    * node is deleted in the background. Pending futures fail with
-   * ClosedException. Idempotent.
+   * ClosedException. Idempotent. Later calls give ClosedException;
+   * {@link #isHeld()} answers false.
    */
   @Override
   public void close() {

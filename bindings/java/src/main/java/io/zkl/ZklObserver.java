@@ -7,8 +7,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Watches the leader of an election without taking part. {@link #leader()}
- * answers from libzkl's current knowledge; listeners hear every change (when
- * the client's events are dispatched).
+ * and {@link #term()} answer from libzkl's current knowledge; listeners hear
+ * every change (LEADER_CHANGED with id and term, NO_LEADER as empty) on the
+ * client's dispatcher thread.
  */
 public final class ZklObserver extends Target implements AutoCloseable {
   private final String path;
@@ -55,18 +56,30 @@ public final class ZklObserver extends Target implements AutoCloseable {
     }
   }
 
+  /** The current leader's term (its fencing token); empty when there is no leader. */
+  public Optional<FencingToken> term() {
+    long[] out = new long[1];
+    int rc = ZklNative.zkl_observer_term(h(), out);
+    if (rc == ZklNativeConstants.ZKL_ENOTFOUND) return Optional.empty();
+    ZklException.check(rc, "term of " + path);
+    return Optional.of(new FencingToken(out[0]));
+  }
+
   @Override
-  void onEvent(Event e) {
-    if (closed.get() || e.type != ZklNativeConstants.ZKL_EVENT_LEADER_CHANGED) return;
-    Optional<String> leader = e.data == null || e.data.length == 0
-        ? Optional.empty() : Optional.of(new String(e.data, StandardCharsets.UTF_8));
-    for (LeaderListener l : listeners) {
-      try {
-        l.onLeaderChanged(this, leader);
-      } catch (RuntimeException ex) {
-        System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl leader listener threw", ex);
-      }
+  public void onEvent(Event e) {
+    if (closed.get()) return;
+    Optional<String> leader;
+    Optional<FencingToken> term;
+    if (e.type == ZklNativeConstants.ZKL_EVENT_LEADER_CHANGED) {
+      leader = Optional.of(e.data == null ? "" : new String(e.data, StandardCharsets.UTF_8));
+      term = Optional.of(e.token());
+    } else if (e.type == ZklNativeConstants.ZKL_EVENT_NO_LEADER) {
+      leader = Optional.empty();
+      term = Optional.empty();
+    } else {
+      return;
     }
+    for (LeaderListener l : listeners) call("leader", () -> l.onLeaderChanged(this, leader, term));
   }
 
   /** Stops watching and frees the handle. Idempotent. */
