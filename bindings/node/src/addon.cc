@@ -8,7 +8,8 @@
 //   batch to one JavaScript function, on the JavaScript thread. The poll
 //   handle is unref'd unless JavaScript says that something is pending
 //   (clientRef), so an idle client does not keep the process alive.
-// - Calls that block for a round trip (close, resign, inspect)
+// - Calls that block for a round trip (close, election release, inspect,
+//   revoke)
 //   run as napi_async_work on libuv's thread pool and return a Promise;
 //   every other call is non-blocking and synchronous.
 // - Functions return negative ZKL_E* codes as numbers; lib/index.js turns
@@ -215,6 +216,14 @@ napi_value EventObject(napi_env env, const zkl_event *ev) {
   napi_set_named_property(env, o, "owner", Big(env, owner));
   napi_set_named_property(env, o, "token", Big(env, token));
   napi_set_named_property(env, o, "data", data ? Str(env, data, len) : Null(env));
+  if (zkl_event_type(ev) == ZKL_EVENT_LOG) {
+    int level = 0;
+    const char *component = nullptr;
+    zkl_event_log(ev, &level, &component);
+    napi_set_named_property(env, o, "level", Int(env, level));
+    napi_set_named_property(env, o, "component",
+                            Str(env, component ? component : "", NAPI_AUTO_LENGTH));
+  }
   return o;
 }
 
@@ -315,8 +324,49 @@ ClientCtx *GetCtx(napi_env env, napi_value v) {
   return static_cast<ClientBox *>(data)->ctx;  // null once destroyed
 }
 
-// clientNew({servers, chroot, sessionTimeout, lostAfter, digestAuth, acl},
-//           onEvents) -> [context, handle] | error code
+// Never called: the addon pulls events (zkl_client_next_event), where log
+// lines arrive as ZKL_EVENT_LOG events. Setting a log_cb is what routes log
+// lines into the event queue instead of zkl's own stderr printing.
+void IgnoreLog(int, const char *, const char *, void *) {}
+
+// Reads an optional nested object `key` of `obj` (undefined/null: absent).
+bool GetOptObject(napi_env env, napi_value obj, const char *key, napi_value *out, bool *present) {
+  *present = false;
+  if (napi_get_named_property(env, obj, key, out) != napi_ok) return false;
+  if (IsType(env, *out, napi_undefined) || IsType(env, *out, napi_null)) return true;
+  if (!IsType(env, *out, napi_object)) {
+    std::string msg = std::string(key) + " must be an object";
+    napi_throw_type_error(env, nullptr, msg.c_str());
+    return false;
+  }
+  *present = true;
+  return true;
+}
+
+// The strings behind a zkl_client_options (it keeps pointers into them).
+struct ClientStrings {
+  std::string servers, chroot, digest;
+  std::string tls_ca, tls_cert, tls_key, tls_key_password;
+  std::string sasl_mechanism, sasl_user, sasl_password, sasl_keytab, sasl_ccache,
+      sasl_service, sasl_host;
+  ~ClientStrings() {  // secrets are wiped, as zkl does
+    for (std::string *s : {&digest, &tls_key_password, &sasl_password}) {
+      volatile char *p = s->empty() ? nullptr : &(*s)[0];
+      for (size_t i = 0; p && i < s->size(); ++i) p[i] = 0;
+    }
+  }
+};
+
+bool OptString(napi_env env, napi_value obj, const char *key, std::string *out, const char **field) {
+  bool present = false;
+  if (!GetOptString(env, obj, key, out, &present)) return false;
+  *field = present ? out->c_str() : nullptr;
+  return true;
+}
+
+// clientNew({servers, chroot, sessionTimeout, connectTimeout, lostAfter, io,
+//            acl, digestAuth, logLevel, statsInterval, tls: {...},
+//            sasl: {...}}, onEvents) -> [context, handle] | error code
 napi_value ClientNew(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   if (!Args(env, info, argv)) return nullptr;
@@ -324,21 +374,44 @@ napi_value ClientNew(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, nullptr, "clientNew(options, onEvents)");
     return nullptr;
   }
-  std::string servers, chroot, digest;
-  bool has_servers, has_chroot, has_digest;
+  ClientStrings st;
   zkl_client_options o;
   zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
-  if (!GetOptString(env, argv[0], "servers", &servers, &has_servers) ||
-      !GetOptString(env, argv[0], "chroot", &chroot, &has_chroot) ||
-      !GetOptString(env, argv[0], "digestAuth", &digest, &has_digest) ||
-      !GetOptInt(env, argv[0], "sessionTimeout", &o.session_timeout_ms) ||
-      !GetOptInt(env, argv[0], "lostAfter", &o.lost_after_ms) ||
-      !GetOptInt(env, argv[0], "acl", &o.acl)) {
+  napi_value opts = argv[0], tls, sasl;
+  bool has_tls = false, has_sasl = false;
+  if (!OptString(env, opts, "servers", &st.servers, &o.servers) ||
+      !OptString(env, opts, "chroot", &st.chroot, &o.chroot) ||
+      !OptString(env, opts, "digestAuth", &st.digest, &o.digest_auth) ||
+      !GetOptInt(env, opts, "sessionTimeout", &o.session_timeout_ms) ||
+      !GetOptInt(env, opts, "connectTimeout", &o.connect_timeout_ms) ||
+      !GetOptInt(env, opts, "lostAfter", &o.lost_after_ms) ||
+      !GetOptInt(env, opts, "io", &o.io) ||
+      !GetOptInt(env, opts, "acl", &o.acl) ||
+      !GetOptInt(env, opts, "logLevel", &o.log_level) ||
+      !GetOptInt(env, opts, "statsInterval", &o.stats_interval_ms) ||
+      !GetOptObject(env, opts, "tls", &tls, &has_tls) ||
+      !GetOptObject(env, opts, "sasl", &sasl, &has_sasl)) {
     return nullptr;
   }
-  o.servers = has_servers ? servers.c_str() : nullptr;
-  o.chroot = has_chroot ? chroot.c_str() : nullptr;
-  o.digest_auth = has_digest ? digest.c_str() : nullptr;
+  if (has_tls &&
+      (!OptString(env, tls, "ca", &st.tls_ca, &o.tls_ca_file) ||
+       !OptString(env, tls, "cert", &st.tls_cert, &o.tls_cert_file) ||
+       !OptString(env, tls, "key", &st.tls_key, &o.tls_key_file) ||
+       !OptString(env, tls, "keyPassword", &st.tls_key_password, &o.tls_key_password) ||
+       !GetOptInt(env, tls, "insecureSkipHostnameCheck", &o.tls_insecure_skip_hostname_check))) {
+    return nullptr;
+  }
+  if (has_sasl &&
+      (!OptString(env, sasl, "mechanism", &st.sasl_mechanism, &o.sasl_mechanism) ||
+       !OptString(env, sasl, "user", &st.sasl_user, &o.sasl_user) ||
+       !OptString(env, sasl, "password", &st.sasl_password, &o.sasl_password) ||
+       !OptString(env, sasl, "keytab", &st.sasl_keytab, &o.sasl_keytab) ||
+       !OptString(env, sasl, "ccache", &st.sasl_ccache, &o.sasl_ccache) ||
+       !OptString(env, sasl, "service", &st.sasl_service, &o.sasl_service) ||
+       !OptString(env, sasl, "host", &st.sasl_host, &o.sasl_host))) {
+    return nullptr;
+  }
+  o.log_cb = IgnoreLog;
 
   zkl_client *client = nullptr;
   int rc = zkl_client_new(&o, &client);
@@ -432,6 +505,21 @@ napi_value ClientSessionId(napi_env env, napi_callback_info info) {
   return rc < 0 ? Int(env, rc) : Big(env, id);
 }
 
+// clientSessionPassword(c) -> Buffer (16 bytes) | error code
+napi_value ClientSessionPassword(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  unsigned char buf[16];
+  int n = zkl_client_session_password(c, buf, sizeof buf);
+  if (n < 0) return Int(env, n);
+  napi_value out;
+  void *data = nullptr;
+  napi_create_buffer_copy(env, static_cast<size_t>(n), buf, &data, &out);
+  std::memset(buf, 0, sizeof buf);
+  return out;
+}
+
 napi_value ClientSessionTimeout(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   zkl_client *c;
@@ -439,16 +527,22 @@ napi_value ClientSessionTimeout(napi_env env, napi_callback_info info) {
   return Int(env, zkl_client_session_timeout(c));
 }
 
-napi_value ClientCounter(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
+// A *_stats JSON document as a string, or an error code.
+napi_value StatsValue(napi_env env, int rc, char *json, size_t len) {
+  if (rc < 0) return Int(env, rc);
+  napi_value v = Str(env, json ? json : "", json ? len : 0);
+  zkl_free(json);
+  return v;
+}
+
+napi_value ClientStats(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
   zkl_client *c;
-  int32_t which;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetI32(env, argv[1], &which)) {
-    return nullptr;
-  }
-  uint64_t n = 0;
-  int rc = zkl_client_counter(c, which, &n);
-  return rc < 0 ? Int(env, rc) : Big(env, n);
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  char *json = nullptr;
+  size_t len = 0;
+  int rc = zkl_client_stats(c, &json, &len);
+  return StatsValue(env, rc, json, len);
 }
 
 // ---------------------------------------------------------------------------
@@ -517,32 +611,43 @@ void *Uid(napi_env env, napi_value v) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(uid));
 }
 
-// lockNew(client, path, kind, maxLeases, data: Buffer|undefined, uid)
+// lockNew(client, path, {kind, maxLeases, leases, maxHold, onRevoke},
+//         data: Buffer|undefined, uid)
 napi_value LockNew(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
+  napi_value argv[5];
   zkl_client *c;
   std::string path;
   int rc;
   zkl_lock_options o;
   zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
-      !GetI32(env, argv[2], &o.kind) || !GetI32(env, argv[3], &o.max_leases)) {
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc)) {
     return nullptr;
   }
+  if (!IsType(env, argv[2], napi_object)) {
+    napi_throw_type_error(env, nullptr, "lock options must be an object");
+    return nullptr;
+  }
+  int32_t max_hold = 0;
+  if (!GetOptInt(env, argv[2], "kind", &o.kind) || !GetOptInt(env, argv[2], "maxLeases", &o.max_leases) ||
+      !GetOptInt(env, argv[2], "leases", &o.leases) || !GetOptInt(env, argv[2], "maxHold", &max_hold) ||
+      !GetOptInt(env, argv[2], "onRevoke", &o.on_revoke)) {
+    return nullptr;
+  }
+  o.max_hold_ms = max_hold;
   if (rc < 0) return Int(env, rc);
   bool is_buffer = false;
-  napi_is_buffer(env, argv[4], &is_buffer);
+  napi_is_buffer(env, argv[3], &is_buffer);
   if (is_buffer) {
     void *data = nullptr;
     size_t len = 0;
-    napi_get_buffer_info(env, argv[4], &data, &len);
+    napi_get_buffer_info(env, argv[3], &data, &len);
     o.data = len ? data : nullptr;
     o.data_len = len;
-  } else if (!IsType(env, argv[4], napi_undefined)) {
+  } else if (!IsType(env, argv[3], napi_undefined)) {
     napi_throw_type_error(env, nullptr, "lock data must be a Buffer");
     return nullptr;
   }
-  o.user_data = Uid(env, argv[5]);
+  o.user_data = Uid(env, argv[4]);
   zkl_lock *l = nullptr;
   rc = zkl_lock_new(c, path.c_str(), &o, &l);
   return rc < 0 ? Int(env, rc) : HandleValue(env, l);
@@ -588,13 +693,36 @@ napi_value LockFencingToken(napi_env env, napi_callback_info info) {
   return rc < 0 ? Int(env, rc) : Big(env, token);
 }
 
+// lockValidFor(lock) -> ms (>= 0) | error code other than ENOTHELD
+template <typename T, int (*Fn)(T *, int64_t *)>
+napi_value ValidFor(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  T *h;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
+  int64_t ms = 0;
+  int rc = Fn(h, &ms);
+  if (rc == ZKL_ENOTHELD) return Int(env, 0);
+  return rc < 0 ? Int(env, rc) : Int(env, ms);
+}
+
+template <typename T, int (*Fn)(T *, char **, size_t *)>
+napi_value HandleStats(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  T *h;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
+  char *json = nullptr;
+  size_t len = 0;
+  int rc = Fn(h, &json, &len);
+  return StatsValue(env, rc, json, len);
+}
+
 // ---------------------------------------------------------------------------
 // Elections and observers
 // ---------------------------------------------------------------------------
 
-// electionNew(client, path, kind, id, uid)
+// electionNew(client, path, kind, id, uid, onRevoke)
 napi_value ElectionNew(napi_env env, napi_callback_info info) {
-  napi_value argv[5];
+  napi_value argv[6];
   zkl_client *c;
   std::string path, id;
   int rc;
@@ -609,6 +737,7 @@ napi_value ElectionNew(napi_env env, napi_callback_info info) {
   if (id_nul) return Int(env, ZKL_EINVAL);
   o.id = id.c_str();
   o.user_data = Uid(env, argv[4]);
+  if (!IsType(env, argv[5], napi_undefined) && !GetI32(env, argv[5], &o.on_revoke)) return nullptr;
   zkl_election *e = nullptr;
   rc = zkl_election_new(c, path.c_str(), &o, &e);
   return rc < 0 ? Int(env, rc) : HandleValue(env, e);
@@ -622,11 +751,22 @@ napi_value ElectionCall(napi_env env, napi_callback_info info) {
   return Int(env, Fn(e));
 }
 
-napi_value ElectionResign(napi_env env, napi_callback_info info) {
+napi_value ElectionAcquireAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_election *e;
+  int64_t timeout;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e) || !GetI64(env, argv[1], &timeout)) {
+    return nullptr;
+  }
+  return Int(env, zkl_election_acquire_async(e, timeout));
+}
+
+// Resigns (blocks for the node's deletion): on the thread pool.
+napi_value ElectionRelease(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   zkl_election *e;
   if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e)) return nullptr;
-  return Queue(env, [e] { return zkl_election_resign(e); });
+  return Queue(env, [e] { return zkl_election_release(e); });
 }
 
 napi_value ElectionFencingToken(napi_env env, napi_callback_info info) {
@@ -650,8 +790,12 @@ napi_value ObserverNew(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   if (rc < 0) return Int(env, rc);
+  zkl_observer_options opts;
+  zkl_observer_options_init(&opts, ZKL_OBSERVER_OPTIONS_VERSION);
+  opts.kind = kind;
+  opts.user_data = Uid(env, argv[3]);
   zkl_observer *o = nullptr;
-  rc = zkl_observer_new(c, path.c_str(), kind, nullptr, Uid(env, argv[3]), &o);
+  rc = zkl_observer_new(c, path.c_str(), &opts, &o);
   return rc < 0 ? Int(env, rc) : HandleValue(env, o);
 }
 
@@ -670,6 +814,17 @@ napi_value ObserverLeader(napi_env env, napi_callback_info info) {
   }
 }
 
+// observerTerm(o) -> BigInt | null (no leader) | error code
+napi_value ObserverTerm(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_observer *o;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &o)) return nullptr;
+  uint64_t term = 0;
+  int rc = zkl_observer_term(o, &term);
+  if (rc == ZKL_ENOTFOUND) return Null(env);
+  return rc < 0 ? Int(env, rc) : Big(env, term);
+}
+
 napi_value ObserverDestroy(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   zkl_observer *o;
@@ -681,16 +836,23 @@ napi_value ObserverDestroy(napi_env env, napi_callback_info info) {
 // Inspection
 // ---------------------------------------------------------------------------
 
-// inspect(client, path, kind, timeoutMs) -> Promise<array | error code>
+// Reads (lockKind, electionKind, timeoutMs) into inspect options.
+bool GetInspectOptions(napi_env env, napi_value *argv, zkl_inspect_options *o) {
+  zkl_inspect_options_init(o, ZKL_INSPECT_OPTIONS_VERSION);
+  return GetI32(env, argv[0], &o->lock_kind) && GetI32(env, argv[1], &o->election_kind) &&
+         GetI64(env, argv[2], &o->timeout_ms);
+}
+
+// inspect(client, path, lockKind, electionKind, timeoutMs)
+//   -> Promise<array | error code>
 napi_value Inspect(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
+  napi_value argv[5];
   zkl_client *c;
   std::string path;
   int rc;
-  int32_t kind;
-  int64_t timeout;
+  zkl_inspect_options io;
   if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
-      !GetI32(env, argv[2], &kind) || !GetI64(env, argv[3], &timeout)) {
+      !GetInspectOptions(env, argv + 2, &io)) {
     return nullptr;
   }
   if (rc < 0) {
@@ -698,7 +860,7 @@ napi_value Inspect(napi_env env, napi_callback_info info) {
   }
   auto holder = std::make_shared<zkl_participants *>(nullptr);
   return Queue(
-      env, [c, path, kind, timeout, holder] { return zkl_inspect(c, path.c_str(), kind, timeout, holder.get()); },
+      env, [c, path, io, holder] { return zkl_inspect(c, path.c_str(), &io, holder.get()); },
       [holder](napi_env env, int rc) -> napi_value {
         zkl_participants *p = *holder;
         if (rc < 0 || !p) return Int(env, rc < 0 ? rc : ZKL_EINTERNAL);
@@ -725,11 +887,32 @@ napi_value Inspect(napi_env env, napi_callback_info info) {
           napi_set_named_property(env, o, "sessionId", Big(env, session));
           napi_set_named_property(env, o, "ctime", Int(env, ctime));
           napi_set_named_property(env, o, "data", Str(env, data ? data : "", data ? len : 0));
+          napi_set_named_property(env, o, "leases", Int(env, zkl_participants_leases(p, i)));
           napi_set_element(env, arr, static_cast<uint32_t>(i), o);
         }
         zkl_participants_free(p);
         return arr;
       });
+}
+
+// revoke(client, path, lockKind, electionKind, timeoutMs, holder|null)
+//   -> Promise<number asked | error code>
+napi_value Revoke(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  zkl_client *c;
+  std::string path, holder;
+  int rc;
+  zkl_inspect_options io;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetInspectOptions(env, argv + 2, &io)) {
+    return nullptr;
+  }
+  if (rc < 0) return Queue(env, [rc] { return rc; });
+  bool has_holder = !IsType(env, argv[5], napi_null) && !IsType(env, argv[5], napi_undefined);
+  if (has_holder && !GetString(env, argv[5], &holder)) return nullptr;
+  return Queue(env, [c, path, io, holder, has_holder] {
+    return zkl_revoke(c, path.c_str(), &io, has_holder ? holder.c_str() : nullptr);
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -763,7 +946,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientState", ClientState},
       {"clientSessionId", ClientSessionId},
       {"clientSessionTimeout", ClientSessionTimeout},
-      {"clientCounter", ClientCounter},
+      {"clientSessionPassword", ClientSessionPassword},
+      {"clientStats", ClientStats},
       {"lockNew", LockNew},
       {"lockAcquireAsync", LockAcquireAsync},
       {"lockReleaseAsync", LockReleaseAsync},
@@ -772,16 +956,23 @@ napi_value Init(napi_env env, napi_value exports) {
       {"lockHoldCount", LockCall<zkl_lock_hold_count>},
       {"lockDestroy", LockCall<zkl_lock_destroy>},
       {"lockFencingToken", LockFencingToken},
+      {"lockValidFor", ValidFor<zkl_lock, zkl_lock_valid_for>},
+      {"lockStats", HandleStats<zkl_lock, zkl_lock_stats>},
       {"electionNew", ElectionNew},
-      {"electionStart", ElectionCall<zkl_election_start>},
+      {"electionAcquireAsync", ElectionAcquireAsync},
+      {"electionCancel", ElectionCall<zkl_election_cancel>},
+      {"electionValidFor", ValidFor<zkl_election, zkl_election_valid_for>},
+      {"electionStats", HandleStats<zkl_election, zkl_election_stats>},
       {"electionIsLeader", ElectionCall<zkl_election_is_leader>},
       {"electionDestroy", ElectionCall<zkl_election_destroy>},
-      {"electionResign", ElectionResign},
+      {"electionRelease", ElectionRelease},
       {"electionFencingToken", ElectionFencingToken},
       {"observerNew", ObserverNew},
       {"observerLeader", ObserverLeader},
+      {"observerTerm", ObserverTerm},
       {"observerDestroy", ObserverDestroy},
       {"inspect", Inspect},
+      {"revoke", Revoke},
   };
   for (const Fn &f : fns) {
     napi_value fn;

@@ -2,6 +2,7 @@
 // Test support: real ZooKeeper servers (scripts/zk-server), unique paths,
 // bounded waits, child processes read line by line, and the zkl-hold tool.
 const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const net = require('node:net');
 const { once } = require('node:events');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -143,6 +144,68 @@ function zklHold() {
   return out;
 }
 
+// One attempt to close the session `sid` as its owner would (ZooKeeper's
+// jute wire format: connect with the session's id and password, then
+// closeSession, pipelined on one socket). True once the server confirmed the
+// close or answered that the session is gone.
+function closeSessionOnce(host, port, sid, passwd) {
+  return new Promise((resolve, reject) => {
+    const connect = Buffer.alloc(4 + 8 + 4 + 8 + 4 + 16 + 1);
+    let o = 0;
+    o = connect.writeInt32BE(0, o);             // protocol version
+    o = connect.writeBigInt64BE(0n, o);         // last zxid seen
+    o = connect.writeInt32BE(30000, o);         // timeout
+    o = connect.writeBigUInt64BE(sid, o);       // session id
+    o = connect.writeInt32BE(16, o);
+    passwd.copy(connect, o); o += 16;
+    connect.writeUInt8(0, o);                   // read-only: false
+    const close = Buffer.alloc(8);
+    close.writeInt32BE(1, 0);                   // xid 1
+    close.writeInt32BE(-11, 4);                 // OpCode.closeSession
+    const framed = (b) => { const n = Buffer.alloc(4); n.writeInt32BE(b.length); return [n, b]; };
+    const s = net.connect({ host, port });
+    let buf = Buffer.alloc(0);
+    const packets = [];
+    const timer = setTimeout(() => { s.destroy(); reject(new Error('closeSession: no answer')); }, 5000);
+    const finish = (v) => { clearTimeout(timer); s.destroy(); resolve(v); };
+    s.on('error', (e) => { clearTimeout(timer); reject(e); });
+    s.on('connect', () => s.write(Buffer.concat([...framed(connect), ...framed(close)])));
+    s.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      while (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
+        packets.push(buf.subarray(4, 4 + buf.readInt32BE(0)));
+        buf = buf.subarray(4 + buf.readInt32BE(0));
+      }
+      if (packets.length >= 1) {
+        const r = packets[0];
+        if (r.readInt32BE(4) <= 0 || r.readBigUInt64BE(8) !== sid) return finish(true);
+      }
+      if (packets.length >= 2) {
+        const h = packets[1];
+        finish(h.readInt32BE(0) === 1 && h.readInt32BE(12) === 0);
+      }
+    });
+    s.on('end', () => finish(false));
+  });
+}
+
+/** Expires `client`'s session on the server for real (bounded). */
+async function expireSession(servers, client, ms = 20000) {
+  const sid = client.sessionId;
+  const passwd = client.sessionPassword;
+  if (sid === 0n) throw new Error('no session to expire');
+  const [host, port] = servers.split(',')[0].split(':');
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if (await closeSessionOnce(host, Number(port), sid, passwd)) return;
+    } catch { /* retry */ }
+  }
+  throw new Error(`could not expire session 0x${sid.toString(16)} within ${ms} ms`);
+}
+
 const fixture = (name) => path.join(__dirname, 'fixtures', name);
 
-module.exports = { servers, startServer, uniquePath, within, nextEvent, until, Child, zklHold, fixture };
+module.exports = {
+  servers, startServer, uniquePath, within, nextEvent, until, Child, zklHold, fixture, expireSession,
+};
