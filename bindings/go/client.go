@@ -23,17 +23,22 @@ package zkl
 import "C"
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
+	"runtime"
 	"runtime/cgo"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
 
-// Version returns the version string of the loaded libzkl ("0.1.0").
+// Version returns the version string of the loaded libzkl ("0.2.0").
 func Version() string { return C.GoString(C.zkl_version_string()) }
 
 // SessionState is a ZKL_SESSION_* state.
@@ -41,13 +46,13 @@ type SessionState int
 
 // Session states.
 const (
-	Connecting  SessionState = C.ZKL_SESSION_CONNECTING  // no session yet
-	Connected   SessionState = C.ZKL_SESSION_CONNECTED   // session established
-	Suspended   SessionState = C.ZKL_SESSION_SUSPENDED   // disconnected; the session may live
-	Reconnected SessionState = C.ZKL_SESSION_RECONNECTED // back on the same session
-	SessionLost SessionState = C.ZKL_SESSION_LOST        // expired or past the client-side deadline
-	Closed      SessionState = C.ZKL_SESSION_CLOSED      // Close was called
-	AuthFailed  SessionState = C.ZKL_SESSION_AUTH_FAILED // the server rejected the credentials
+	Connecting  SessionState = zklSessionConnecting  // no session yet
+	Connected   SessionState = zklSessionConnected   // session established
+	Suspended   SessionState = zklSessionSuspended   // disconnected; the session may live
+	Reconnected SessionState = zklSessionReconnected // back on the same session
+	SessionLost SessionState = zklSessionLost        // expired or past the client-side deadline
+	Closed      SessionState = zklSessionClosed      // Close was called
+	AuthFailed  SessionState = zklSessionAuthFailed  // the server rejected the credentials
 )
 
 func (s SessionState) String() string {
@@ -75,16 +80,18 @@ type EventType int
 
 // Event types.
 const (
-	EventSession       EventType = C.ZKL_EVENT_SESSION        // session state changed
-	EventAcquired      EventType = C.ZKL_EVENT_ACQUIRED       // an acquire succeeded
-	EventAcquireFailed EventType = C.ZKL_EVENT_ACQUIRE_FAILED // an acquire failed (Err)
-	EventSuspended     EventType = C.ZKL_EVENT_SUSPENDED      // a held lock MAY be lost
-	EventRestored      EventType = C.ZKL_EVENT_RESTORED       // reconnected in time: held again
-	EventLost          EventType = C.ZKL_EVENT_LOST           // the hold is lost: stop using it
-	EventReleased      EventType = C.ZKL_EVENT_RELEASED       // an async release completed
-	EventElected       EventType = C.ZKL_EVENT_ELECTED        // this participant leads
-	EventNotElected    EventType = C.ZKL_EVENT_NOT_ELECTED    // queued behind another leader
-	EventLeaderChanged EventType = C.ZKL_EVENT_LEADER_CHANGED // observer: new leader (Leader)
+	EventSession         EventType = zklEventSession         // session state changed
+	EventAcquired        EventType = zklEventAcquired        // an acquire succeeded
+	EventAcquireFailed   EventType = zklEventAcquireFailed   // an acquire failed (Err)
+	EventSuspended       EventType = zklEventSuspended       // a hold MAY be lost: stop using it until Restored
+	EventRestored        EventType = zklEventRestored        // heard from the same session in time: held again
+	EventLost            EventType = zklEventLost            // the hold is lost: stop using it (Err says why)
+	EventReleased        EventType = zklEventReleased        // an async release completed
+	EventElected         EventType = zklEventElected         // this participant leads
+	EventNotElected      EventType = zklEventNotElected      // queued behind another leader
+	EventLeaderChanged   EventType = zklEventLeaderChanged   // observer: a leader is known (Leader, FencingToken = term)
+	EventNoLeader        EventType = zklEventNoLeader        // observer: nobody leads now
+	EventRevokeRequested EventType = zklEventRevokeRequested // someone asked this holder to let go
 )
 
 func (t EventType) String() string {
@@ -92,7 +99,8 @@ func (t EventType) String() string {
 		EventSession: "session", EventAcquired: "acquired", EventAcquireFailed: "acquire-failed",
 		EventSuspended: "suspended", EventRestored: "restored", EventLost: "lost",
 		EventReleased: "released", EventElected: "elected", EventNotElected: "not-elected",
-		EventLeaderChanged: "leader-changed",
+		EventLeaderChanged: "leader-changed", EventNoLeader: "no-leader",
+		EventRevokeRequested: "revoke-requested",
 	}
 	if n, ok := names[t]; ok {
 		return n
@@ -100,14 +108,14 @@ func (t EventType) String() string {
 	return fmt.Sprintf("EventType(%d)", int(t))
 }
 
-// Event is one zkl event, as delivered to OnEvent / OnSession callbacks.
+// Event is one zkl event, as delivered to OnEvent callbacks.
 type Event struct {
 	Type         EventType
 	Err          error        // AcquireFailed, Lost, Released: the error (an Errno), else nil
 	Session      SessionState // the session state when the event was queued
 	Owner        uint64       // owner token of the acquire the event answers
-	FencingToken uint64       // Acquired, Elected: the token of the hold/term
-	Leader       string       // LeaderChanged: the leader's id ("" when none)
+	FencingToken uint64       // the hold's token (Acquired, Elected, Restored, Suspended, Lost), or the leader's term (LeaderChanged)
+	Leader       string       // LeaderChanged: the leader's id
 }
 
 // ACL selects the ACL of the nodes a client creates.
@@ -115,23 +123,53 @@ type ACL int
 
 const (
 	// ACLOpen is world:anyone:all (ZooKeeper's default).
-	ACLOpen ACL = C.ZKL_ACL_OPEN
+	ACLOpen ACL = zklAclOpen
 	// ACLCreator gives the creator all rights and the world read: other
-	// clients cannot delete a holder's node. Requires DigestAuth.
-	ACLCreator ACL = C.ZKL_ACL_CREATOR
+	// clients cannot delete a holder's node. Requires DigestAuth or SASL.
+	ACLCreator ACL = zklAclCreator
 )
+
+// TLSConfig turns TLS on (CAFile is required then). Files are PEM.
+type TLSConfig struct {
+	CAFile      string // CA bundle the server's chain must end in
+	CertFile    string // client certificate (chain), for mutual TLS
+	KeyFile     string // its private key
+	KeyPassword string // passphrase of an encrypted key (a secret)
+	// InsecureSkipHostnameCheck accepts a certificate for any host name
+	// (the chain is still checked). Dangerous.
+	InsecureSkipHostnameCheck bool
+}
+
+// SASLConfig turns SASL authentication on.
+type SASLConfig struct {
+	Mechanism string // "DIGEST-MD5" or "GSSAPI"
+	User      string // DIGEST-MD5 user; GSSAPI client principal
+	Password  string // DIGEST-MD5 password (a secret)
+	Keytab    string // GSSAPI: client keytab file (optional)
+	CCache    string // GSSAPI: credential cache (optional)
+	Service   string // service name (default "zookeeper")
+	Host      string // the server's host name in its principal
+}
 
 // Config configures a Client. Only Servers is required.
 type Config struct {
 	Servers        string        // "host:port,host:port"
 	Chroot         string        // optional, e.g. "/apps/x"
 	SessionTimeout time.Duration // requested session timeout (0: zkl's default, 10 s)
-	// LostAfter is the client-side deadline: a suspended session is declared
-	// lost after this long without a reconnect (0: a quarter of the
-	// negotiated session timeout; larger values are clamped to that).
+	ConnectTimeout time.Duration // bound of one connection attempt (0: a third of the session timeout)
+	// LostAfter shortens the safety bound: a hold counts as valid only while
+	// the server heard from this client less than this long ago, and a
+	// disconnected session is given up (lost) past it (0: 3/4 of the
+	// negotiated session timeout).
 	LostAfter  time.Duration
 	DigestAuth string // optional "user:password"
 	ACL        ACL    // ACL of created nodes (ACLOpen)
+	TLS        *TLSConfig
+	SASL       *SASLConfig
+	// Logger receives zkl's log lines (and its ZooKeeper client's), with the
+	// attribute "component". nil: slog.Default(). zkl is asked for the
+	// lines of the most verbose level the logger has enabled.
+	Logger *slog.Logger
 	// OnSession, if set, is called on the event goroutine for every session
 	// state change.
 	OnSession func(SessionState)
@@ -142,13 +180,21 @@ type handleObj interface {
 	deliver(ev Event)
 	// destroy frees the C handle; called with the client's mu held.
 	destroy()
-	// shutdown ends what is pending on the Go side after destroy.
-	shutdown(err error)
+	// shutdown ends what is pending on the Go side after destroy; a hold
+	// still open ends with lost (nil: a clean end).
+	shutdown(err, lost error)
 }
 
 type routed struct {
-	obj handleObj // nil for session events
+	obj handleObj // nil for session and log events
 	ev  Event
+	log *logLine
+}
+
+type logLine struct {
+	level     slog.Level
+	component string
+	msg       string
 }
 
 // Client is a ZooKeeper session with its event pump. All methods are safe
@@ -157,40 +203,125 @@ type Client struct {
 	c         *C.zkl_client
 	file      *os.File
 	onSession func(SessionState)
+	logger    *slog.Logger
 	pumpDone  chan struct{}
+	pumpGID   atomic.Int64
 
 	mu      sync.Mutex
-	closed  bool
+	closing bool // Close was called
+	closed  bool // the C client is destroyed
 	objs    map[cgo.Handle]handleObj
 	stateCh chan struct{} // closed and replaced on every session event
+}
+
+// zkl's log levels and slog's.
+var logLevels = []struct {
+	zkl  C.int32_t
+	slog slog.Level
+}{
+	{zklLogDebug, slog.LevelDebug},
+	{zklLogInfo, slog.LevelInfo},
+	{zklLogWarn, slog.LevelWarn},
+	{zklLogError, slog.LevelError},
+}
+
+func slogLevel(level int) slog.Level {
+	for _, l := range logLevels {
+		if int(l.zkl) == level {
+			return l.slog
+		}
+	}
+	return slog.LevelInfo
+}
+
+// cStrings converts option strings for C (freed by free), rejecting NUL.
+type cStrings []unsafe.Pointer
+
+func (cs *cStrings) str(s string) (*C.char, bool) {
+	if s == "" {
+		return nil, true
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, false
+	}
+	p := C.CString(s)
+	*cs = append(*cs, unsafe.Pointer(p))
+	return p, true
+}
+
+func (cs cStrings) free() {
+	for _, p := range cs {
+		C.free(p)
+	}
 }
 
 // NewClient creates a client and starts connecting in the background.
 // Use WaitConnected (or Connect) to wait for the session.
 func NewClient(cfg Config) (*Client, error) {
 	if cfg.Servers == "" {
-		return nil, &OpError{Op: "connect", Err: Errno(C.ZKL_EINVAL)}
+		return nil, &OpError{Op: "connect", Err: Errno(zklEinval)}
 	}
-	for _, s := range []string{cfg.Servers, cfg.Chroot, cfg.DigestAuth} {
-		if strings.IndexByte(s, 0) >= 0 {
-			return nil, &OpError{Op: "connect", Err: Errno(C.ZKL_EINVAL)}
+	var o C.zkl_client_options
+	if rc := C.zkl_client_options_init(&o, zklClientOptionsVersion); rc != 0 {
+		return nil, opErr("connect", "", rc)
+	}
+	var cs cStrings
+	defer cs.free()
+	ok := true
+	set := func(dst **C.char, s string) {
+		p, good := cs.str(s)
+		ok = ok && good
+		*dst = p
+	}
+	set(&o.servers, cfg.Servers)
+	set(&o.chroot, cfg.Chroot)
+	set(&o.digest_auth, cfg.DigestAuth)
+	if t := cfg.TLS; t != nil {
+		set(&o.tls_ca_file, t.CAFile)
+		set(&o.tls_cert_file, t.CertFile)
+		set(&o.tls_key_file, t.KeyFile)
+		set(&o.tls_key_password, t.KeyPassword)
+		if t.InsecureSkipHostnameCheck {
+			o.tls_insecure_skip_hostname_check = 1
 		}
 	}
-	servers := C.CString(cfg.Servers)
-	defer C.free(unsafe.Pointer(servers))
-	var chroot, digest *C.char
-	if cfg.Chroot != "" {
-		chroot = C.CString(cfg.Chroot)
-		defer C.free(unsafe.Pointer(chroot))
+	if s := cfg.SASL; s != nil {
+		set(&o.sasl_mechanism, s.Mechanism)
+		set(&o.sasl_user, s.User)
+		set(&o.sasl_password, s.Password)
+		set(&o.sasl_keytab, s.Keytab)
+		set(&o.sasl_ccache, s.CCache)
+		set(&o.sasl_service, s.Service)
+		set(&o.sasl_host, s.Host)
 	}
-	if cfg.DigestAuth != "" {
-		digest = C.CString(cfg.DigestAuth)
-		defer C.free(unsafe.Pointer(digest))
+	if !ok {
+		return nil, &OpError{Op: "connect", Err: Errno(zklEinval)}
+	}
+	if cfg.SessionTimeout > 0 {
+		o.session_timeout_ms = C.int32_t(cfg.SessionTimeout.Milliseconds())
+	}
+	if cfg.ConnectTimeout > 0 {
+		o.connect_timeout_ms = C.int32_t(cfg.ConnectTimeout.Milliseconds())
+	}
+	o.lost_after_ms = C.int32_t(cfg.LostAfter.Milliseconds())
+	o.acl = C.int32_t(cfg.ACL)
+	o.io = zklIoThread
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	level := C.int32_t(zklLogOff)
+	for _, l := range logLevels {
+		if logger.Enabled(context.Background(), l.slog) {
+			level = l.zkl
+			break
+		}
+	}
+	if level != zklLogOff {
+		C.gozkl_set_log(&o, level)
 	}
 	var cc *C.zkl_client
-	rc := C.gozkl_client_new(servers, chroot, C.int32_t(cfg.SessionTimeout.Milliseconds()),
-		C.int32_t(cfg.LostAfter.Milliseconds()), digest, C.int32_t(cfg.ACL), &cc)
-	if rc != 0 {
+	if rc := C.zkl_client_new(&o, &cc); rc != 0 {
 		return nil, opErr("connect", "", rc)
 	}
 	fd := C.zkl_client_fd(cc)
@@ -200,12 +331,13 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if dup < 0 {
 		C.zkl_client_destroy(cc)
-		return nil, &OpError{Op: "connect", Err: Errno(C.ZKL_EINTERNAL)}
+		return nil, &OpError{Op: "connect", Err: Errno(zklEinternal)}
 	}
 	c := &Client{
 		c:         cc,
 		file:      os.NewFile(uintptr(dup), "zkl-events"),
 		onSession: cfg.OnSession,
+		logger:    logger,
 		pumpDone:  make(chan struct{}),
 		objs:      map[cgo.Handle]handleObj{},
 		stateCh:   make(chan struct{}),
@@ -214,7 +346,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if err != nil {
 		c.file.Close()
 		C.zkl_client_destroy(cc)
-		return nil, &OpError{Op: "connect", Err: Errno(C.ZKL_EINTERNAL)}
+		return nil, &OpError{Op: "connect", Err: Errno(zklEinternal)}
 	}
 	go c.pump(raw)
 	return c, nil
@@ -239,11 +371,27 @@ type rawConn interface {
 	Read(f func(fd uintptr) (done bool)) error
 }
 
+// goid returns the id of the calling goroutine (from its stack header).
+func goid() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		if n, err := strconv.ParseInt(string(b[:i]), 10, 64); err == nil {
+			return n
+		}
+	}
+	return -1
+}
+
 // pump is the client's event goroutine. RawConn.Read parks it on the
-// netpoller until the eventfd is readable; the closure drains the queue
+// netpoller until the event fd is readable; the closure drains the queue
 // until ZKL_EAGAIN (correct for the edge-triggered netpoller) and the batch
 // is delivered outside the closure, so a callback may close the client.
+// Close closes the file: the pump then delivers what is left (the LOST
+// events of the holds the close ended among them) and frees the client.
 func (c *Client) pump(raw rawConn) {
+	c.pumpGID.Store(goid())
 	defer close(c.pumpDone)
 	var batch []routed
 	for {
@@ -252,13 +400,50 @@ func (c *Client) pump(raw rawConn) {
 			batch = c.drain(batch)
 			return len(batch) > 0 // false: park until readable
 		})
-		for i := range batch {
-			c.route(batch[i])
-			batch[i] = routed{}
-		}
+		c.routeAll(batch)
 		if err != nil {
-			return // the file was closed by Close
+			break
 		}
+	}
+	for {
+		batch = c.drain(batch[:0])
+		if len(batch) == 0 {
+			break
+		}
+		c.routeAll(batch)
+	}
+	c.finish()
+}
+
+func (c *Client) routeAll(batch []routed) {
+	for i := range batch {
+		c.route(batch[i])
+		batch[i] = routed{}
+	}
+}
+
+// finish frees the client and its handles, after the last delivery.
+func (c *Client) finish() {
+	c.mu.Lock()
+	if !c.closing {
+		c.closing = true
+		c.mu.Unlock()
+		C.zkl_client_close(c.c)
+		c.mu.Lock()
+	}
+	c.closed = true
+	objs := c.objs
+	c.objs = map[cgo.Handle]handleObj{}
+	for _, o := range objs {
+		o.destroy()
+	}
+	C.zkl_client_destroy(c.c)
+	close(c.stateCh)
+	c.stateCh = make(chan struct{})
+	c.mu.Unlock()
+	lost := &OpError{Op: "hold", Err: Errno(zklEclosed)}
+	for _, o := range objs {
+		o.shutdown(ErrClosed, lost)
 	}
 }
 
@@ -289,6 +474,15 @@ func (c *Client) drain(batch []routed) []routed {
 		if d.error != 0 {
 			e.Err = Errno(d.error)
 		}
+		if e.Type == zklEventLog {
+			line := &logLine{level: slogLevel(int(d.log_level)), component: C.GoString(d.component)}
+			if d.len > 0 {
+				line.msg = C.GoStringN(d.data, C.int(d.len))
+			}
+			C.zkl_event_free(ev)
+			batch = append(batch, routed{log: line})
+			continue
+		}
 		if e.Type == EventLeaderChanged && d.len > 0 {
 			e.Leader = C.GoStringN(d.data, C.int(d.len))
 		}
@@ -303,7 +497,7 @@ func (c *Client) drain(batch []routed) []routed {
 			close(c.stateCh)
 			c.stateCh = make(chan struct{})
 		} else if obj == nil {
-			continue // an event of a handle closed meanwhile
+			continue // an event of a handle closed meanwhile, or STATS
 		}
 		batch = append(batch, routed{obj: obj, ev: e})
 	}
@@ -311,11 +505,12 @@ func (c *Client) drain(batch []routed) []routed {
 }
 
 func (c *Client) route(r routed) {
-	if r.obj != nil {
+	switch {
+	case r.log != nil:
+		c.logger.Log(context.Background(), r.log.level, r.log.msg, "component", r.log.component)
+	case r.obj != nil:
 		r.obj.deliver(r.ev)
-		return
-	}
-	if r.ev.Type == EventSession && c.onSession != nil {
+	case r.ev.Type == EventSession && c.onSession != nil:
 		c.onSession(r.ev.Session)
 	}
 }
@@ -323,52 +518,40 @@ func (c *Client) route(r routed) {
 // register adds a new handle object; called with c.mu held.
 func (c *Client) registerLocked(h cgo.Handle, o handleObj) { c.objs[h] = o }
 
-// Close closes the session (its nodes are deleted by the server), ends every
-// pending acquire with ErrClosed, closes every Lock, Election and Observer of
-// the client and frees the client. Idempotent. Safe to call from a callback.
+// Close closes the session (the server deletes its nodes), ends every
+// pending acquire with ErrClosed, and ends every hold as lost with
+// ErrClosed (Lost channels receive it, OnEvent gets EventLost): closing a
+// client is never a silent release. Then it frees the client and its
+// Locks, Elections and Observers. Idempotent. Safe to call from a callback
+// (then the delivery of the last events and the freeing happen after the
+// callback returns); otherwise it returns when all is done.
 func (c *Client) Close() error {
 	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil
-	}
+	first := !c.closing
+	c.closing = true
 	c.mu.Unlock()
-	// Close the session first (at most one round trip): pending acquires end
-	// and no new ones start.
-	C.zkl_client_close(c.c)
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil
+	if first {
+		// At most one round trip: pending acquires end, holds get LOST.
+		C.zkl_client_close(c.c)
+		// Wakes the pump, which delivers what is queued and frees all.
+		c.file.Close()
 	}
-	c.closed = true
-	objs := c.objs
-	c.objs = map[cgo.Handle]handleObj{}
-	for _, o := range objs {
-		o.destroy()
+	if goid() != c.pumpGID.Load() {
+		<-c.pumpDone
 	}
-	C.zkl_client_destroy(c.c)
-	close(c.stateCh)
-	c.stateCh = make(chan struct{})
-	c.mu.Unlock()
-	for _, o := range objs {
-		o.shutdown(ErrClosed)
-	}
-	// Wakes the pump, which exits. (Not waited for: Close may run on it.)
-	c.file.Close()
 	return nil
 }
 
-func (c *Client) isClosed() bool {
+func (c *Client) isClosing() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.closed
+	return c.closing
 }
 
 // err maps a return code to an error; a destroyed client reads as closed.
 func (c *Client) err(op, path string, rc C.int) error {
-	if rc == C.ZKL_EBADHANDLE && c.isClosed() {
-		rc = C.ZKL_ECLOSED
+	if rc == zklEbadhandle && c.isClosing() {
+		rc = zklEclosed
 	}
 	return opErr(op, path, rc)
 }
@@ -394,9 +577,9 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 		case Connected, Reconnected:
 			return nil
 		case AuthFailed:
-			return &OpError{Op: "connect", Err: Errno(C.ZKL_EAUTH)}
+			return &OpError{Op: "connect", Err: Errno(zklEauth)}
 		case Closed:
-			return &OpError{Op: "connect", Err: Errno(C.ZKL_ECLOSED)}
+			return &OpError{Op: "connect", Err: Errno(zklEclosed)}
 		}
 		select {
 		case <-ch:
@@ -404,26 +587,6 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 			return ctxErr("connect", "", ctx)
 		}
 	}
-}
-
-// awaitSession waits for a session when there is none (state Connecting, or
-// SessionLost while a new one is being established).
-//
-// Work-around for a core bug: an acquire (or election start) submitted
-// while the ZooKeeper handle is still connecting creates its node twice
-// (the queued create, and another one from the new-session path), and the
-// second node is orphaned until the session ends, blocking later waiters.
-func (c *Client) awaitSession(ctx context.Context, op, path string) error {
-	if st := c.State(); st != Connecting && st != SessionLost {
-		return nil
-	}
-	if err := c.WaitConnected(ctx); err != nil {
-		if ctx.Err() != nil {
-			return ctxErr(op, path, ctx)
-		}
-		return &OpError{Op: op, Path: path, Err: errnoOf(err)}
-	}
-	return nil
 }
 
 // SessionID returns the current session id (0 while there is none).
@@ -455,45 +618,53 @@ func (c *Client) SessionTimeout() time.Duration {
 	return time.Duration(rc) * time.Millisecond
 }
 
-// Counter selects a ZKL_COUNTER_*.
-type Counter int
-
-// Counters (monotonic since the client was created).
-const (
-	CounterRequests    Counter = C.ZKL_COUNTER_REQUESTS     // ZooKeeper requests sent
-	CounterWatchEvents Counter = C.ZKL_COUNTER_WATCH_EVENTS // watch notifications seen
-	CounterEvents      Counter = C.ZKL_COUNTER_EVENTS       // user events queued
-	CounterSessions    Counter = C.ZKL_COUNTER_SESSIONS     // sessions established
-	CounterHeartbeats  Counter = C.ZKL_COUNTER_HEARTBEATS   // heartbeats while locks are held
-)
-
-// Counter returns one of the client's counters.
-func (c *Client) Counter(which Counter) (uint64, error) {
-	var v C.uint64_t
-	if rc := C.zkl_client_counter(c.c, C.int32_t(which), &v); rc != 0 {
-		return 0, c.err("counter", "", rc)
+// Stats returns the statistics of the client and of each of its handles as
+// one JSON document (schema in docs/STATISTICS.md of libzkl).
+func (c *Client) Stats() ([]byte, error) {
+	var js *C.char
+	var n C.size_t
+	if rc := C.zkl_client_stats(c.c, &js, &n); rc != 0 {
+		return nil, c.err("stats", "", rc)
 	}
-	return uint64(v), nil
+	defer C.zkl_free(unsafe.Pointer(js))
+	return C.GoBytes(unsafe.Pointer(js), C.int(n)), nil
+}
+
+// statsOf copies and frees a handle's statistics document.
+func statsOf(js *C.char, n C.size_t) []byte {
+	defer C.zkl_free(unsafe.Pointer(js))
+	return C.GoBytes(unsafe.Pointer(js), C.int(n))
 }
 
 // cPath converts a ZooKeeper path for C, rejecting NUL bytes (which C would
 // silently truncate at) before any call.
 func cPath(op, path string) (*C.char, error) {
 	if strings.IndexByte(path, 0) >= 0 {
-		return nil, &OpError{Op: op, Path: path, Err: Errno(C.ZKL_EBADPATH)}
+		return nil, &OpError{Op: op, Path: path, Err: Errno(zklEbadpath)}
 	}
 	return C.CString(path), nil
 }
 
-// timeoutMs converts a context deadline into zkl's milliseconds (-1: none).
+// timeoutMs converts a context deadline into zkl's milliseconds: -1 without
+// a deadline, 0 when it has passed (zkl then tries once), else the time left
+// rounded up (so zkl's deadline is never before the context's).
 func timeoutMs(ctx context.Context) C.int64_t {
 	d, ok := ctx.Deadline()
 	if !ok {
 		return -1
 	}
-	ms := time.Until(d).Milliseconds()
-	if ms < 0 {
-		ms = 0
+	left := time.Until(d)
+	if left <= 0 {
+		return 0
 	}
-	return C.int64_t(ms)
+	return C.int64_t((left + time.Millisecond - 1) / time.Millisecond)
+}
+
+// validUntil turns a *_valid_for answer into a deadline on the monotonic
+// clock (time.Now carries Go's monotonic reading).
+func validUntil(rc C.int, ms C.int64_t) (time.Time, bool) {
+	if rc != 0 || ms <= 0 {
+		return time.Time{}, false
+	}
+	return time.Now().Add(time.Duration(ms) * time.Millisecond), true
 }

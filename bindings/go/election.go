@@ -5,9 +5,11 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"runtime/cgo"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -16,23 +18,27 @@ type ElectionKind int
 
 const (
 	// ElectionFair elects in arrival order (sequential latch- nodes).
-	ElectionFair ElectionKind = C.ZKL_ELECTION_FAIR
-	// ElectionUnfair has every participant race for one PATH/leader node.
-	ElectionUnfair ElectionKind = C.ZKL_ELECTION_UNFAIR
+	ElectionFair ElectionKind = zklElectionFair
+	// ElectionNonFair has every participant race for one PATH/leader node.
+	ElectionNonFair ElectionKind = zklElectionNonfair
 )
 
 // ElectionOptions configures an Election.
 type ElectionOptions struct {
-	Kind ElectionKind // ElectionFair when zero
-	ID   string       // participant id, stored as node data (required)
-	// OnEvent, if set, receives Elected, NotElected, Suspended, Lost and
-	// AcquireFailed events on the client's event goroutine.
+	Kind     ElectionKind // ElectionFair when zero
+	ID       string       // participant id, stored as node data (required)
+	OnRevoke RevokePolicy // what a leader does on a revocation request
+	// OnEvent, if set, receives Elected, NotElected, Suspended, Restored,
+	// Lost, AcquireFailed and RevokeRequested events on the client's event
+	// goroutine.
 	OnEvent func(Event)
 }
 
-// Election is one participant of a leader election. After its leadership
-// is lost (Lost) it stays in the race and rejoins by itself once the
-// session is back, until Resign or Close. Methods are safe for concurrent use.
+// Election is one participant of a leader election. Once elected it stays
+// in the election until Resign or Close: after its leadership is lost
+// (Lost) it rejoins by itself once the session is back. Like a Lock, it is
+// registered with its client until Close (no garbage collector resigns for
+// it). Methods are safe for concurrent use.
 type Election struct {
 	client  *Client
 	h       *C.zkl_election
@@ -46,9 +52,6 @@ type Election struct {
 	waiters []chan acquireResult // Campaign calls waiting to be elected
 	term    chan error           // the current (or last) term's Lost channel
 	armed   bool
-	// A Start made while there was no session, to be done once connected.
-	deferred bool
-	startGen uint64
 }
 
 // NewElection creates a participant on path (it does not join yet).
@@ -57,7 +60,7 @@ func (c *Client) NewElection(path string, opts ElectionOptions) (*Election, erro
 		opts.Kind = ElectionFair
 	}
 	if opts.ID == "" || strings.IndexByte(opts.ID, 0) >= 0 {
-		return nil, &OpError{Op: "new election", Path: path, Err: Errno(C.ZKL_EINVAL)}
+		return nil, &OpError{Op: "new election", Path: path, Err: Errno(zklEinval)}
 	}
 	cp, err := cPath("new election", path)
 	if err != nil {
@@ -66,16 +69,24 @@ func (c *Client) NewElection(path string, opts ElectionOptions) (*Election, erro
 	defer C.free(unsafe.Pointer(cp))
 	cid := C.CString(opts.ID)
 	defer C.free(unsafe.Pointer(cid))
+	var co C.zkl_election_options
+	if rc := C.zkl_election_options_init(&co, zklElectionOptionsVersion); rc != 0 {
+		return nil, opErr("new election", path, rc)
+	}
+	co.kind = C.int32_t(opts.Kind)
+	co.id = cid
+	co.on_revoke = C.int32_t(opts.OnRevoke)
 	closed := make(chan error)
 	close(closed)
 	e := &Election{client: c, path: path, id: opts.ID, onEvent: opts.OnEvent, term: closed}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return nil, &OpError{Op: "new election", Path: path, Err: Errno(C.ZKL_ECLOSED)}
+	if c.closing {
+		return nil, &OpError{Op: "new election", Path: path, Err: Errno(zklEclosed)}
 	}
 	e.gh = cgo.NewHandle(handleObj(e))
-	if rc := C.gozkl_election_new(c.c, cp, C.int32_t(opts.Kind), cid, C.uintptr_t(e.gh), &e.h); rc != 0 {
+	C.gozkl_set_user(&co.user_data, C.uintptr_t(e.gh))
+	if rc := C.zkl_election_new(c.c, cp, &co, &e.h); rc != 0 {
 		e.gh.Delete()
 		return nil, opErr("new election", path, rc)
 	}
@@ -90,88 +101,66 @@ func (e *Election) Path() string { return e.path }
 func (e *Election) ID() string { return e.id }
 
 func (e *Election) err(op string, rc C.int) error {
-	if rc == C.ZKL_EBADHANDLE {
+	if rc == zklEbadhandle {
 		e.mu.Lock()
 		closed := e.closed
 		e.mu.Unlock()
 		if closed {
-			rc = C.ZKL_ECLOSED
+			rc = zklEclosed
 		}
 	}
 	return opErr(op, e.path, rc)
 }
 
-// Start joins the election and returns at once; Elected / NotElected events
-// (OnEvent) tell the outcome. Joining again while in the race is a no-op.
+// Start joins the election and returns at once: it stays in line until
+// elected (or Resign / Close). Elected / NotElected events (OnEvent) tell
+// the outcome. Joining again while in the race is a no-op.
 func (e *Election) Start() error {
-	if st := e.client.State(); st == Connecting || st == SessionLost {
-		// No session yet: join once it is up (see Client.awaitSession).
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if e.closed {
-			return &OpError{Op: "start election", Path: e.path, Err: Errno(C.ZKL_ECLOSED)}
-		}
-		if !e.deferred {
-			e.deferred = true
-			gen := e.startGen
-			go e.startWhenConnected(gen)
-		}
-		return nil
-	}
-	if rc := C.zkl_election_start(e.h); rc != 0 {
+	rc := C.zkl_election_acquire_async(e.h, -1)
+	if rc != 0 && rc != zklEbusy { // EBUSY: already in line
 		return e.err("start election", rc)
 	}
 	return nil
 }
 
-// startWhenConnected joins once the client has a session, unless the
-// participant resigned or was closed meanwhile.
-func (e *Election) startWhenConnected(gen uint64) {
-	err := e.client.WaitConnected(context.Background()) // ends on connect, auth failure or close
-	e.mu.Lock()
-	ok := e.deferred && !e.closed && gen == e.startGen
-	e.deferred = false
-	e.mu.Unlock()
-	if err == nil && ok {
-		C.zkl_election_start(e.h)
-	}
-}
-
 // Campaign joins the election (if not in it yet) and waits until this
-// participant is the leader; it returns the term's fencing token. When ctx
-// ends first, the participant leaves the election (Resign) and the error
-// matches the context's error and ErrCanceled / ErrTimeout.
+// participant is the leader; it returns the term's fencing token, at once
+// when already leader. ctx's deadline is zkl's timeout (a deadline already
+// passed tries once): when it passes first, or ctx is cancelled, the
+// participant has left the election again (as a failed lock acquire leaves
+// no node), and the error matches ErrTimeout / context.DeadlineExceeded or
+// ErrCanceled / context.Canceled.
 func (e *Election) Campaign(ctx context.Context) (uint64, error) {
-	if ctx.Err() != nil {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return 0, ctxErr("campaign", e.path, ctx)
-	}
-	if err := e.client.awaitSession(ctx, "campaign", e.path); err != nil {
-		return 0, err
 	}
 	w := make(chan acquireResult, 1)
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
-		return 0, &OpError{Op: "campaign", Path: e.path, Err: Errno(C.ZKL_ECLOSED)}
-	}
-	if e.armed && e.IsLeader() {
-		e.mu.Unlock()
-		return e.FencingToken()
+		return 0, &OpError{Op: "campaign", Path: e.path, Err: Errno(zklEclosed)}
 	}
 	e.waiters = append(e.waiters, w)
 	e.mu.Unlock()
-	if rc := C.zkl_election_start(e.h); rc != 0 {
+	ms := timeoutMs(ctx)
+	rc := C.zkl_election_acquire_async(e.h, ms)
+	ownTimer := true
+	if rc == zklEbusy {
+		// Already in line (Start, or another Campaign): wait for that
+		// campaign's outcome, bounded by ctx here.
+		ms, ownTimer = -1, false
+	} else if rc != 0 {
 		e.removeWaiter(w)
 		return 0, e.err("campaign", rc)
 	}
-	select {
-	case r := <-w:
-		return r.token, r.err
-	case <-ctx.Done():
+	r, ended := awaitResult(ctx, w, ms, ownTimer, func() { C.zkl_election_cancel(e.h) })
+	if ended {
+		if r.err == nil {
+			e.Resign() // elected before the cancel took
+		}
+		return 0, ctxErr("campaign", e.path, ctx)
 	}
-	e.removeWaiter(w)
-	e.Resign()
-	return 0, ctxErr("campaign", e.path, ctx)
+	return r.token, withCtx(r.err, ctx)
 }
 
 func (e *Election) removeWaiter(w chan acquireResult) {
@@ -185,14 +174,16 @@ func (e *Election) removeWaiter(w chan acquireResult) {
 	}
 }
 
-// Resign leaves the election, giving up leadership if held (the term's Lost
-// channel is closed without a value). Pending Campaign calls fail with
-// ErrCanceled.
+// Resign leaves the election, as leader or from the line (one round trip),
+// giving up leadership if held (the term's Lost channel is closed without
+// a value). Pending Campaign calls fail with ErrCanceled. ErrNotHeld when
+// not taking part.
 func (e *Election) Resign() error {
-	rc := C.zkl_election_resign(e.h)
+	rc := C.zkl_election_release(e.h)
 	e.mu.Lock()
-	e.deferred = false
-	e.startGen++
+	if rc == 0 {
+		e.fail(ErrCanceled)
+	}
 	e.endTerm(nil)
 	e.mu.Unlock()
 	if rc != 0 {
@@ -201,9 +192,27 @@ func (e *Election) Resign() error {
 	return nil
 }
 
-// IsLeader reports whether this participant leads and the session is known
-// to be good.
+// IsLeader reports whether this participant leads, provably at this
+// instant (see Lock.IsHeld).
 func (e *Election) IsLeader() bool { return C.zkl_election_is_leader(e.h) == 1 }
+
+// ValidUntil returns the lease deadline of the leadership (see
+// Lock.ValidUntil); ok is false when not leader.
+func (e *Election) ValidUntil() (t time.Time, ok bool) {
+	var ms C.int64_t
+	rc := C.zkl_election_valid_for(e.h, &ms)
+	return validUntil(rc, ms)
+}
+
+// Stats returns this participant's statistics as JSON.
+func (e *Election) Stats() ([]byte, error) {
+	var js *C.char
+	var n C.size_t
+	if rc := C.zkl_election_stats(e.h, &js, &n); rc != 0 {
+		return nil, e.err("stats", rc)
+	}
+	return statsOf(js, n), nil
+}
 
 // FencingToken returns the current term's fencing token, or ErrNotHeld.
 func (e *Election) FencingToken() (uint64, error) {
@@ -215,8 +224,9 @@ func (e *Election) FencingToken() (uint64, error) {
 }
 
 // Lost returns the channel of the current (or last) term: it receives the
-// cause (matching ErrSession, ErrLost, ...) and is closed when leadership is
-// lost, or is closed without a value on Resign or Close.
+// cause (matching ErrSession, ErrLost, ErrClosed on Client.Close, ...) and
+// is closed when leadership is lost, or is closed without a value on Resign
+// or Election.Close.
 func (e *Election) Lost() <-chan error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -234,7 +244,7 @@ func (e *Election) Close() error {
 	delete(c.objs, e.gh)
 	e.destroy()
 	c.mu.Unlock()
-	e.shutdown(ErrClosed)
+	e.shutdown(ErrClosed, nil)
 	return nil
 }
 
@@ -243,12 +253,15 @@ func (e *Election) destroy() {
 	e.gh.Delete()
 }
 
-func (e *Election) shutdown(err error) {
+func (e *Election) shutdown(err, lost error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
 	e.fail(err)
-	e.endTerm(nil)
+	if lost != nil {
+		lost = &OpError{Op: "leadership", Path: e.path, Err: errnoOf(lost)}
+	}
+	e.endTerm(lost)
 }
 
 // fail ends every waiting Campaign with err (mu held).
@@ -274,7 +287,6 @@ func (e *Election) deliver(ev Event) {
 	e.mu.Lock()
 	switch ev.Type {
 	case EventElected:
-		// Also sent when a suspended leader reconnects in time: same term.
 		if !e.armed {
 			e.term = make(chan error, 1)
 			e.armed = true
@@ -312,7 +324,7 @@ type Observer struct {
 
 // NewObserver watches the leader of the election on path. onChange, if not
 // nil, is called on the client's event goroutine with every new leader id
-// ("" when there is none).
+// ("" when nobody leads).
 func (c *Client) NewObserver(path string, kind ElectionKind, onChange func(leader string)) (*Observer, error) {
 	if kind == 0 {
 		kind = ElectionFair
@@ -325,11 +337,18 @@ func (c *Client) NewObserver(path string, kind ElectionKind, onChange func(leade
 	o := &Observer{client: c, path: path, onChange: onChange, changed: make(chan struct{})}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return nil, &OpError{Op: "new observer", Path: path, Err: Errno(C.ZKL_ECLOSED)}
+	if c.closing {
+		return nil, &OpError{Op: "new observer", Path: path, Err: Errno(zklEclosed)}
 	}
 	o.gh = cgo.NewHandle(handleObj(o))
-	if rc := C.gozkl_observer_new(c.c, cp, C.int32_t(kind), C.uintptr_t(o.gh), &o.h); rc != 0 {
+	var co C.zkl_observer_options
+	if rc := C.zkl_observer_options_init(&co, zklObserverOptionsVersion); rc != 0 {
+		o.gh.Delete()
+		return nil, opErr("new observer", path, rc)
+	}
+	co.kind = C.int32_t(kind)
+	C.gozkl_set_user(&co.user_data, C.uintptr_t(o.gh))
+	if rc := C.zkl_observer_new(c.c, cp, &co, &o.h); rc != 0 {
 		o.gh.Delete()
 		return nil, opErr("new observer", path, rc)
 	}
@@ -345,8 +364,8 @@ func (o *Observer) Leader() (string, error) {
 		buf := make([]byte, size)
 		rc := C.zkl_observer_leader(o.h, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(size))
 		if rc < 0 {
-			if rc == C.ZKL_EBADHANDLE {
-				rc = C.ZKL_ECLOSED
+			if rc == zklEbadhandle {
+				rc = zklEclosed
 			}
 			return "", opErr("leader", o.path, rc)
 		}
@@ -355,6 +374,19 @@ func (o *Observer) Leader() (string, error) {
 		}
 		size = int(rc) + 1
 	}
+}
+
+// Term returns the current leader's term (its fencing token), or
+// ErrNotFound when nobody leads (or it is not known yet).
+func (o *Observer) Term() (uint64, error) {
+	var t C.uint64_t
+	if rc := C.zkl_observer_term(o.h, &t); rc != 0 {
+		if rc == zklEbadhandle {
+			rc = zklEclosed
+		}
+		return 0, opErr("term", o.path, rc)
+	}
+	return uint64(t), nil
 }
 
 // Changed returns a channel that is closed at the next leader change (or
@@ -377,7 +409,7 @@ func (o *Observer) Close() error {
 	delete(c.objs, o.gh)
 	o.destroy()
 	c.mu.Unlock()
-	o.shutdown(ErrClosed)
+	o.shutdown(ErrClosed, nil)
 	return nil
 }
 
@@ -386,7 +418,7 @@ func (o *Observer) destroy() {
 	o.gh.Delete()
 }
 
-func (o *Observer) shutdown(error) {
+func (o *Observer) shutdown(error, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	close(o.changed)
@@ -394,7 +426,7 @@ func (o *Observer) shutdown(error) {
 }
 
 func (o *Observer) deliver(ev Event) {
-	if ev.Type != EventLeaderChanged {
+	if ev.Type != EventLeaderChanged && ev.Type != EventNoLeader {
 		return
 	}
 	o.mu.Lock()

@@ -59,9 +59,9 @@ func waitLeader(t testing.TB, o *zkl.Observer, want string, timeout time.Duratio
 }
 
 func TestElection(t *testing.T) {
-	for _, kind := range []zkl.ElectionKind{zkl.ElectionFair, zkl.ElectionUnfair} {
+	for _, kind := range []zkl.ElectionKind{zkl.ElectionFair, zkl.ElectionNonFair} {
 		kind := kind
-		name := map[zkl.ElectionKind]string{zkl.ElectionFair: "Fair", zkl.ElectionUnfair: "Unfair"}[kind]
+		name := map[zkl.ElectionKind]string{zkl.ElectionFair: "Fair", zkl.ElectionNonFair: "NonFair"}[kind]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			path := uniquePath(t)
@@ -102,8 +102,8 @@ func TestElection(t *testing.T) {
 				t.Fatalf("follower token: %v", err)
 			}
 			waitLeader(t, obs, "alpha", 10*time.Second)
-			// Fair: both nodes, alpha's first; unfair: only the leader's node.
-			nodes := map[zkl.ElectionKind]int{zkl.ElectionFair: 2, zkl.ElectionUnfair: 1}[kind]
+			// Fair: both nodes, alpha's first; nonfair: only the leader's node.
+			nodes := map[zkl.ElectionKind]int{zkl.ElectionFair: 2, zkl.ElectionNonFair: 1}[kind]
 			ps, err := c3.InspectElection(ctx, path, kind)
 			if err != nil || len(ps) != nodes || !ps[0].Holder || string(ps[0].Data) != "alpha" ||
 				len(ps) > 1 && ps[1].Holder {

@@ -24,29 +24,37 @@ func (e Errno) Code() int { return int(e) }
 
 // The ZKL_E* codes of zkl.h, as comparable error values.
 var (
-	ErrInvalid    error = Errno(C.ZKL_EINVAL)      // invalid argument or option
-	ErrBadPath    error = Errno(C.ZKL_EBADPATH)    // malformed ZooKeeper path
-	ErrBadHandle  error = Errno(C.ZKL_EBADHANDLE)  // destroyed or unknown handle
-	ErrTimeout    error = Errno(C.ZKL_ETIMEDOUT)   // the wait ran out (context deadline)
-	ErrWouldBlock error = Errno(C.ZKL_EAGAIN)      // TryLock: another holder is in the way
-	ErrCanceled   error = Errno(C.ZKL_ECANCELED)   // the acquire was cancelled
-	ErrNotHeld    error = Errno(C.ZKL_ENOTHELD)    // release of a lock that is not held
-	ErrNotOwner   error = Errno(C.ZKL_ENOTOWNER)   // release by an owner that does not hold it
-	ErrBusy       error = Errno(C.ZKL_EBUSY)       // acquire pending or held by another owner
-	ErrDeadlock   error = Errno(C.ZKL_EDEADLK)     // re-acquire of a non-reentrant lock
-	ErrClosed     error = Errno(C.ZKL_ECLOSED)     // the client (or handle) is closed
-	ErrConnection error = Errno(C.ZKL_ECONNECTION) // no connection to ZooKeeper now
-	ErrSession    error = Errno(C.ZKL_ESESSION)    // the session was lost
-	ErrLost       error = Errno(C.ZKL_ELOST)       // the lock was lost while held
-	ErrMismatch   error = Errno(C.ZKL_EMISMATCH)   // participants disagree (lease count)
-	ErrAuth       error = Errno(C.ZKL_EAUTH)       // authentication failed or ACL denied
-	ErrTooBig     error = Errno(C.ZKL_ETOOBIG)     // data over 1 MiB
-	ErrNoMemory   error = Errno(C.ZKL_ENOMEM)      // out of memory
-	ErrZooKeeper  error = Errno(C.ZKL_EZOOKEEPER)  // unexpected ZooKeeper error
-	ErrVersion    error = Errno(C.ZKL_EVERSION)    // options version not supported
-	ErrNotFound   error = Errno(C.ZKL_ENOTFOUND)   // nothing there (no leader, no node)
-	ErrInternal   error = Errno(C.ZKL_EINTERNAL)   // a bug in zkl
-	ErrRange      error = Errno(C.ZKL_ERANGE)      // index or size out of range
+	ErrInvalid      error = Errno(zklEinval)      // invalid argument or option
+	ErrBadPath      error = Errno(zklEbadpath)    // malformed ZooKeeper path
+	ErrBadHandle    error = Errno(zklEbadhandle)  // destroyed or unknown handle
+	ErrTimeout      error = Errno(zklEtimedout)   // the wait ran out (context deadline)
+	ErrWouldBlock   error = Errno(zklEagain)      // TryLock: another holder is in the way
+	ErrCanceled     error = Errno(zklEcanceled)   // the acquire was cancelled
+	ErrNotHeld      error = Errno(zklEnotheld)    // release of a lock that is not held
+	ErrNotOwner     error = Errno(zklEnotowner)   // release by an owner that does not hold it
+	ErrBusy         error = Errno(zklEbusy)       // acquire pending or held by another owner
+	ErrDeadlock     error = Errno(zklEdeadlk)     // re-acquire of a non-reentrant lock
+	ErrClosed       error = Errno(zklEclosed)     // the client (or handle) is closed
+	ErrConnection   error = Errno(zklEconnection) // no connection to ZooKeeper now
+	ErrSession      error = Errno(zklEsession)    // the session was lost
+	ErrLost         error = Errno(zklElost)       // the lock was lost while held
+	ErrMismatch     error = Errno(zklEmismatch)   // participants disagree (lease count)
+	ErrAuth         error = Errno(zklEauth)       // authentication failed or ACL denied
+	ErrTooBig       error = Errno(zklEtoobig)     // data over 1 MiB
+	ErrNoMemory     error = Errno(zklEnomem)      // out of memory
+	ErrZooKeeper    error = Errno(zklEzookeeper)  // unexpected ZooKeeper error
+	ErrVersion      error = Errno(zklEversion)    // options version not supported
+	ErrNotFound     error = Errno(zklEnotfound)   // nothing there (no leader, no node)
+	ErrInternal     error = Errno(zklEinternal)   // a bug in zkl
+	ErrRange        error = Errno(zklErange)      // index or size out of range
+	ErrNotSupported error = Errno(zklEnotsup)     // not supported by this build, server or options
+	ErrMaxHold      error = Errno(zklEmaxhold)    // the maximum hold time passed (zkl released)
+	ErrRevoked      error = Errno(zklErevoked)    // released on a revocation request
+	ErrTLS          error = Errno(zklEtls)        // TLS handshake failed
+	ErrCert         error = Errno(zklEcert)       // server certificate not trusted, or TLS files unreadable
+	ErrHostname     error = Errno(zklEhostname)   // server certificate does not name the host
+	ErrClientCert   error = Errno(zklEclientcert) // client certificate required or rejected
+	ErrProtocol     error = Errno(zklEprotocol)   // the server broke off the session handshake
 )
 
 // OpError describes a failed operation: what was done, on which path, and
@@ -97,7 +105,7 @@ func Code(err error) int {
 	if errors.As(err, &e) {
 		return int(e)
 	}
-	return int(C.ZKL_EINTERNAL)
+	return int(zklEinternal)
 }
 
 // opErr builds an *OpError for a negative return code (nil for rc >= 0).
@@ -110,9 +118,9 @@ func opErr(op, path string, rc C.int) error {
 
 // ctxErr is the error for an operation ended by its context.
 func ctxErr(op, path string, ctx context.Context) error {
-	code := Errno(C.ZKL_ECANCELED)
+	code := Errno(zklEcanceled)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		code = Errno(C.ZKL_ETIMEDOUT)
+		code = Errno(zklEtimedout)
 	}
 	return &OpError{Op: op, Path: path, Err: code, Ctx: ctx.Err()}
 }
@@ -123,5 +131,5 @@ func errnoOf(err error) Errno {
 	if errors.As(err, &e) {
 		return e
 	}
-	return Errno(C.ZKL_EINTERNAL)
+	return Errno(zklEinternal)
 }

@@ -18,6 +18,7 @@ type Participant struct {
 	SessionID    uint64    // the owning session
 	Created      time.Time // node creation time
 	Data         []byte    // node data (holder or participant id)
+	Leases       int       // semaphore leases it takes (1 for other recipes)
 }
 
 // Inspect lists the participants of the lock on path in queue order. The
@@ -27,7 +28,7 @@ func (c *Client) Inspect(ctx context.Context, path string, kind Kind) ([]Partici
 	if kind == 0 {
 		kind = Fair
 	}
-	return c.inspect(ctx, path, C.int32_t(kind))
+	return c.inspect(ctx, path, C.int32_t(kind), 0)
 }
 
 // InspectElection lists the participants of the election on path.
@@ -35,10 +36,19 @@ func (c *Client) InspectElection(ctx context.Context, path string, kind Election
 	if kind == 0 {
 		kind = ElectionFair
 	}
-	return c.inspect(ctx, path, C.ZKL_INSPECT_ELECTION_BASE+C.int32_t(kind))
+	return c.inspect(ctx, path, zklLockFair, C.int32_t(kind))
 }
 
-func (c *Client) inspect(ctx context.Context, path string, kind C.int32_t) ([]Participant, error) {
+func inspectOptions(ctx context.Context, lockKind, electionKind C.int32_t) (C.zkl_inspect_options, C.int) {
+	var o C.zkl_inspect_options
+	rc := C.zkl_inspect_options_init(&o, zklInspectOptionsVersion)
+	o.lock_kind = lockKind
+	o.election_kind = electionKind
+	o.timeout_ms = timeoutMs(ctx)
+	return o, rc
+}
+
+func (c *Client) inspect(ctx context.Context, path string, kind, electionKind C.int32_t) ([]Participant, error) {
 	if ctx.Err() != nil {
 		return nil, ctxErr("inspect", path, ctx)
 	}
@@ -47,9 +57,13 @@ func (c *Client) inspect(ctx context.Context, path string, kind C.int32_t) ([]Pa
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cp))
+	o, rc := inspectOptions(ctx, kind, electionKind)
+	if rc != 0 {
+		return nil, opErr("inspect", path, rc)
+	}
 	var p *C.zkl_participants
-	if rc := C.zkl_inspect(c.c, cp, kind, timeoutMs(ctx), &p); rc != 0 {
-		if rc == C.ZKL_ETIMEDOUT && ctx.Err() != nil {
+	if rc := C.zkl_inspect(c.c, cp, &o, &p); rc != 0 {
+		if rc == zklEtimedout && ctx.Err() != nil {
 			return nil, ctxErr("inspect", path, ctx)
 		}
 		return nil, c.err("inspect", path, rc)
@@ -74,6 +88,7 @@ func (c *Client) inspect(ctx context.Context, path string, kind C.int32_t) ([]Pa
 			FencingToken: uint64(tok),
 			SessionID:    uint64(sid),
 			Created:      time.UnixMilli(int64(ctime)),
+			Leases:       int(C.zkl_participants_leases(p, idx)),
 		}
 		if dlen > 0 {
 			pt.Data = C.GoBytes(unsafe.Pointer(data), C.int(dlen))
@@ -81,4 +96,33 @@ func (c *Client) inspect(ctx context.Context, path string, kind C.int32_t) ([]Pa
 		out = append(out, pt)
 	}
 	return out, nil
+}
+
+// Revoke asks holders of the lock on path to let go (cooperative, as
+// Apache Curator's Revoker; holders see it when their lock watches for it:
+// LockOptions.OnRevoke). holder is one participant's Name, or "" for every
+// current holder. It returns the number of holders asked.
+func (c *Client) Revoke(ctx context.Context, path string, kind Kind, holder string) (int, error) {
+	if kind == 0 {
+		kind = Fair
+	}
+	cp, err := cPath("revoke", path)
+	if err != nil {
+		return 0, err
+	}
+	defer C.free(unsafe.Pointer(cp))
+	var ch *C.char
+	if holder != "" {
+		ch = C.CString(holder)
+		defer C.free(unsafe.Pointer(ch))
+	}
+	o, rc := inspectOptions(ctx, C.int32_t(kind), 0)
+	if rc != 0 {
+		return 0, opErr("revoke", path, rc)
+	}
+	n := C.zkl_revoke(c.c, cp, &o, ch)
+	if n < 0 {
+		return 0, c.err("revoke", path, n)
+	}
+	return int(n), nil
 }

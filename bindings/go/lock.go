@@ -5,9 +5,11 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/cgo"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -17,17 +19,17 @@ type Kind int
 // Lock kinds.
 const (
 	// Fair is a FIFO mutex (Curator InterProcessMutex-compatible nodes).
-	Fair Kind = C.ZKL_LOCK_FAIR
+	Fair Kind = zklLockFair
 	// Reentrant is Fair plus a hold count per owner token.
-	Reentrant Kind = C.ZKL_LOCK_REENTRANT
+	Reentrant Kind = zklLockReentrant
 	// NonFair is one ephemeral node PATH/lock; losers race again when it goes.
-	NonFair Kind = C.ZKL_LOCK_NONFAIR
+	NonFair Kind = zklLockNonfair
 	// Read is the shared side of a read/write lock.
-	Read Kind = C.ZKL_LOCK_READ
+	Read Kind = zklLockRead
 	// Write is the exclusive side of a read/write lock.
-	Write Kind = C.ZKL_LOCK_WRITE
+	Write Kind = zklLockWrite
 	// Semaphore is one of LockOptions.MaxLeases leases.
-	Semaphore Kind = C.ZKL_LOCK_SEMAPHORE
+	Semaphore Kind = zklLockSemaphore
 )
 
 func (k Kind) String() string {
@@ -48,17 +50,37 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// DefaultOwner is the owner token used by Lock, TryLock and Unlock.
-const DefaultOwner uint64 = 1
+// DefaultOwner (ZKL_DEFAULT_OWNER) is the owner token of Lock, TryLock and
+// Unlock: the handle itself is the owner, so any goroutine may release.
+const DefaultOwner uint64 = zklDefaultOwner
+
+// RevokePolicy is what a holder does when someone asks it to let go
+// (Client.Revoke, or Apache Curator's Revoker).
+type RevokePolicy int
+
+const (
+	// RevokeIgnore does not watch for requests (no extra request per hold).
+	RevokeIgnore RevokePolicy = zklRevokeIgnore
+	// RevokeNotify delivers EventRevokeRequested; the holder decides.
+	RevokeNotify RevokePolicy = zklRevokeNotify
+	// RevokeRelease delivers the event, then zkl releases by itself and the
+	// hold ends as lost with ErrRevoked.
+	RevokeRelease RevokePolicy = zklRevokeRelease
+)
 
 // LockOptions configures a Lock. The zero value is a fair lock.
 type LockOptions struct {
 	Kind      Kind   // Fair when zero
 	MaxLeases int    // Semaphore: number of leases (all participants must agree)
+	Leases    int    // Semaphore: leases taken per acquisition, all or none (default 1)
 	Data      []byte // optional node data, e.g. a holder id (<= 1 MiB)
+	// MaxHold > 0 ends a hold after this long: zkl releases it and the hold
+	// ends as lost with ErrMaxHold.
+	MaxHold  time.Duration
+	OnRevoke RevokePolicy
 	// OnEvent, if set, receives every event of this lock (Acquired,
-	// AcquireFailed, Suspended, Restored, Lost, Released) on the client's
-	// event goroutine.
+	// AcquireFailed, Suspended, Restored, Lost, Released, RevokeRequested)
+	// on the client's event goroutine.
 	OnEvent func(Event)
 }
 
@@ -71,6 +93,10 @@ type acquireResult struct {
 // (one zkl_lock handle). A handle is held by at most one owner at a time:
 // use one Lock per concurrent contender (they are cheap). Methods are safe
 // for concurrent use.
+//
+// A Lock is registered with its client until Close: dropping the last
+// reference to a held Lock does not release it (no finalizer does); the
+// hold ends with Unlock, Lock.Close or Client.Close.
 type Lock struct {
 	client  *Client
 	h       *C.zkl_lock
@@ -106,22 +132,33 @@ func (c *Client) NewLock(path string, opts *LockOptions) (*Lock, error) {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cp))
+	var co C.zkl_lock_options
+	if rc := C.zkl_lock_options_init(&co, zklLockOptionsVersion); rc != 0 {
+		return nil, opErr("new lock", path, rc)
+	}
+	co.kind = C.int32_t(o.Kind)
+	co.max_leases = C.int32_t(o.MaxLeases)
+	if o.Leases != 0 {
+		co.leases = C.int32_t(o.Leases)
+	}
+	co.max_hold_ms = C.int64_t(o.MaxHold.Milliseconds())
+	co.on_revoke = C.int32_t(o.OnRevoke)
+	if len(o.Data) > 0 {
+		co.data = C.CBytes(o.Data)
+		co.data_len = C.size_t(len(o.Data))
+		defer C.free(co.data)
+	}
 	closed := make(chan error)
 	close(closed)
 	l := &Lock{client: c, path: path, kind: o.Kind, onEvent: o.OnEvent, hold: closed}
-	var data unsafe.Pointer
-	if len(o.Data) > 0 {
-		data = unsafe.Pointer(&o.Data[0])
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return nil, &OpError{Op: "new lock", Path: path, Err: Errno(C.ZKL_ECLOSED)}
+	if c.closing {
+		return nil, &OpError{Op: "new lock", Path: path, Err: Errno(zklEclosed)}
 	}
 	l.gh = cgo.NewHandle(handleObj(l))
-	rc := C.gozkl_lock_new(c.c, cp, C.int32_t(o.Kind), C.int32_t(o.MaxLeases), data,
-		C.size_t(len(o.Data)), C.uintptr_t(l.gh), &l.h)
-	if rc != 0 {
+	C.gozkl_set_user(&co.user_data, C.uintptr_t(l.gh))
+	if rc := C.zkl_lock_new(c.c, cp, &co, &l.h); rc != 0 {
 		l.gh.Delete()
 		return nil, opErr("new lock", path, rc)
 	}
@@ -130,10 +167,10 @@ func (c *Client) NewLock(path string, opts *LockOptions) (*Lock, error) {
 }
 
 // NewSemaphore is NewLock with Kind Semaphore and the given number of leases.
-// Each Lock is one lease.
+// Each Lock takes one lease per acquisition.
 func (c *Client) NewSemaphore(path string, leases int) (*Lock, error) {
 	if leases < 1 {
-		return nil, &OpError{Op: "new lock", Path: path, Err: Errno(C.ZKL_EINVAL)}
+		return nil, &OpError{Op: "new lock", Path: path, Err: Errno(zklEinval)}
 	}
 	return c.NewLock(path, &LockOptions{Kind: Semaphore, MaxLeases: leases})
 }
@@ -141,16 +178,19 @@ func (c *Client) NewSemaphore(path string, leases int) (*Lock, error) {
 // Path returns the lock's ZooKeeper path.
 func (l *Lock) Path() string { return l.path }
 
+// Client returns the client the lock belongs to.
+func (l *Lock) Client() *Client { return l.client }
+
 // Kind returns the lock's recipe.
 func (l *Lock) Kind() Kind { return l.kind }
 
 func (l *Lock) err(op string, rc C.int) error {
-	if rc == C.ZKL_EBADHANDLE {
+	if rc == zklEbadhandle {
 		l.mu.Lock()
 		closed := l.closed
 		l.mu.Unlock()
 		if closed {
-			rc = C.ZKL_ECLOSED
+			rc = zklEclosed
 		}
 	}
 	return opErr(op, l.path, rc)
@@ -165,35 +205,36 @@ func (l *Lock) Lock(ctx context.Context) error {
 
 // Acquire acquires the lock for owner and returns the hold's fencing token
 // (strictly increasing across successive holders of the path). It waits on
-// the client's event goroutine without blocking an OS thread. When ctx is
-// cancelled or its deadline passes, the acquire is cancelled (its node is
-// deleted) and the error matches ErrCanceled/context.Canceled or
-// ErrTimeout/context.DeadlineExceeded. Other errors: ErrDeadlock (a
-// non-reentrant lock already held by owner), ErrBusy (held or being acquired
-// by another owner on this handle), ErrClosed, ErrMismatch, ErrAuth.
-// A Reentrant lock already held by owner only counts one more hold.
+// the client's event goroutine without blocking an OS thread.
+//
+// ctx's deadline is zkl's timeout: without one the wait is unbounded; a
+// deadline that has already passed tries once (a free lock is acquired, a
+// taken one fails with ErrTimeout at once); otherwise zkl waits at most
+// until the deadline and then fails with ErrTimeout (matching
+// context.DeadlineExceeded too). When ctx is cancelled, the acquire is
+// cancelled (ErrCanceled, matching context.Canceled). A failed acquire
+// leaves no node. Other errors: ErrDeadlock (a non-reentrant lock already
+// held by owner), ErrBusy (held or being acquired by another owner on this
+// handle), ErrClosed, ErrMismatch, ErrAuth. A Reentrant lock already held
+// by owner only counts one more hold.
 func (l *Lock) Acquire(ctx context.Context, owner uint64) (uint64, error) {
-	if ctx.Err() != nil {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return 0, ctxErr("acquire", l.path, ctx)
-	}
-	if err := l.client.awaitSession(ctx, "acquire", l.path); err != nil {
-		return 0, err
 	}
 	w := make(chan acquireResult, 1)
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(C.ZKL_ECLOSED)}
+		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(zklEclosed)}
 	}
 	if l.waiter != nil {
 		l.mu.Unlock()
-		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(C.ZKL_EBUSY)}
+		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(zklEbusy)}
 	}
 	l.waiter = w
 	l.mu.Unlock()
-	// The deadline is enforced here through ctx; the C timer stays off so
-	// that the error is always the context's.
-	if rc := C.zkl_lock_acquire_async(l.h, C.uint64_t(owner), -1); rc != 0 {
+	ms := timeoutMs(ctx)
+	if rc := C.zkl_lock_acquire_async(l.h, C.uint64_t(owner), ms); rc != 0 {
 		l.mu.Lock()
 		if l.waiter == w {
 			l.waiter = nil
@@ -201,21 +242,62 @@ func (l *Lock) Acquire(ctx context.Context, owner uint64) (uint64, error) {
 		l.mu.Unlock()
 		return 0, l.err("acquire", rc)
 	}
+	r, ended := awaitResult(ctx, w, ms, true, func() { C.zkl_lock_cancel(l.h) })
+	if ended {
+		if r.err == nil {
+			l.Release(owner) // granted before the cancel took: give it back
+		}
+		return 0, ctxErr("acquire", l.path, ctx)
+	}
+	return r.token, withCtx(r.err, ctx)
+}
+
+// awaitResult waits for the result of an async acquire started with
+// timeout ms. When zkl enforces ctx's deadline itself (ownTimer), its
+// answer wins. Otherwise, and when ctx is cancelled, the acquire is
+// cancelled: then ended is true and r is the acquire's own end, which may
+// still be a grant that raced the cancel.
+func awaitResult(ctx context.Context, w chan acquireResult, ms C.int64_t, ownTimer bool,
+	cancel func()) (r acquireResult, ended bool) {
+	var done <-chan struct{}
+	if ms != 0 || !ownTimer {
+		done = ctx.Done()
+	}
 	select {
-	case r := <-w:
-		return r.token, r.err
-	case <-ctx.Done():
+	case r = <-w:
+		return r, false
+	case <-done:
 	}
-	// Cancel, then wait for the acquire's one terminal event: after
-	// zkl_lock_cancel it is already queued (ACQUIRE_FAILED, or ACQUIRED if
-	// the lock was granted first), so this wait is short.
-	C.zkl_lock_cancel(l.h)
-	r := <-w
-	if r.err == nil {
-		// Granted before the cancel took: give the hold back.
-		l.Release(owner)
+	ended = true
+	if ownTimer && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// zkl's timer has the same deadline: its answer is due now.
+		select {
+		case r = <-w:
+			return r, false
+		case <-time.After(2 * time.Second):
+		}
 	}
-	return 0, ctxErr("acquire", l.path, ctx)
+	cancel()
+	select {
+	case r = <-w:
+	case <-time.After(10 * time.Second):
+		// The acquire's end never came (a zkl bug): report it.
+		r = acquireResult{err: &OpError{Op: "acquire", Err: Errno(zklEinternal)}}
+		ended = false
+	}
+	return r, ended
+}
+
+// withCtx adds the context's deadline error to a timeout that came from it.
+func withCtx(err error, ctx context.Context) error {
+	var op *OpError
+	if err == nil || !errors.As(err, &op) || op.Err != Errno(zklEtimedout) {
+		return err
+	}
+	if _, ok := ctx.Deadline(); ok && op.Ctx == nil {
+		op.Ctx = context.DeadlineExceeded
+	}
+	return err
 }
 
 // TryLock acquires the lock for DefaultOwner if nobody is in the way (one
@@ -232,7 +314,7 @@ func (l *Lock) TryAcquire(owner uint64) (uint64, error) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		return 0, &OpError{Op: "try acquire", Path: l.path, Err: Errno(C.ZKL_ECLOSED)}
+		return 0, &OpError{Op: "try acquire", Path: l.path, Err: Errno(zklEclosed)}
 	}
 	l.mu.Unlock()
 	if rc := C.zkl_lock_try_acquire(l.h, C.uint64_t(owner)); rc != 0 {
@@ -280,7 +362,7 @@ func (l *Lock) released(op string, rc C.int) error {
 		if l.holds == 0 {
 			l.endHold(nil)
 		}
-	case C.ZKL_ELOST:
+	case zklElost:
 		// The LOST event of this hold has not been seen if the hold is still
 		// open: it is still to come and must not end a later hold.
 		if l.armed {
@@ -290,17 +372,42 @@ func (l *Lock) released(op string, rc C.int) error {
 		l.endHold(ErrLost)
 	}
 	if rc != 0 {
-		if rc == C.ZKL_EBADHANDLE && l.closed {
-			rc = C.ZKL_ECLOSED
+		if rc == zklEbadhandle && l.closed {
+			rc = zklEclosed
 		}
 		return opErr(op, l.path, rc)
 	}
 	return nil
 }
 
-// IsHeld reports whether the lock is held and the session is known to be
-// good (never true while suspended or after loss).
+// IsHeld reports whether the lock is held and provably valid at this
+// instant (computed from the monotonic clock: never true while suspended,
+// after loss, or once the safety bound has passed without word from the
+// server, e.g. after the process was frozen).
 func (l *Lock) IsHeld() bool { return C.zkl_lock_is_held(l.h) == 1 }
+
+// ValidUntil returns the lease deadline of the hold: until then the hold
+// stays provably valid even if the server is never heard from again (the
+// session cannot have expired and the lock been handed to someone else).
+// The time carries Go's monotonic clock reading. ok is false when not held
+// (or suspended, or past the bound). Pass the fencing token to the
+// resource as well: it remains the real defence.
+func (l *Lock) ValidUntil() (t time.Time, ok bool) {
+	var ms C.int64_t
+	rc := C.zkl_lock_valid_for(l.h, &ms)
+	return validUntil(rc, ms)
+}
+
+// Stats returns this lock's statistics as JSON (its entry of the client's
+// document).
+func (l *Lock) Stats() ([]byte, error) {
+	var js *C.char
+	var n C.size_t
+	if rc := C.zkl_lock_stats(l.h, &js, &n); rc != 0 {
+		return nil, l.err("stats", rc)
+	}
+	return statsOf(js, n), nil
+}
 
 // FencingToken returns the current hold's fencing token, or ErrNotHeld.
 func (l *Lock) FencingToken() (uint64, error) {
@@ -321,11 +428,12 @@ func (l *Lock) HoldCount() int {
 }
 
 // Lost returns the channel of the current hold (or of the last one when not
-// held). When the hold is lost (session expired, disconnected past the
-// client-side deadline, node deleted) the channel receives the cause (an
-// error matching ErrSession, ErrLost or ErrAuth) and is closed; when the
-// hold ends by Unlock/Release or Close it is closed without a value. So
-// `err := <-l.Lost()` is non-nil exactly when the lock was lost.
+// held). When the hold is lost the channel receives the cause and is
+// closed: ErrSession (session expired, or disconnected past the safety
+// bound), ErrLost (node deleted), ErrClosed (Client.Close while held),
+// ErrMaxHold, ErrRevoked or ErrAuth. When the hold ends by Unlock/Release
+// or Lock.Close it is closed without a value. So `err := <-l.Lost()` is
+// non-nil exactly when the hold ended other than by its holder's release.
 func (l *Lock) Lost() <-chan error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -345,7 +453,7 @@ func (l *Lock) Close() error {
 	delete(c.objs, l.gh)
 	l.destroy()
 	c.mu.Unlock()
-	l.shutdown(ErrClosed)
+	l.shutdown(ErrClosed, nil)
 	return nil
 }
 
@@ -356,7 +464,7 @@ func (l *Lock) destroy() {
 }
 
 // shutdown implements handleObj.
-func (l *Lock) shutdown(err error) {
+func (l *Lock) shutdown(err, lost error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
@@ -365,7 +473,10 @@ func (l *Lock) shutdown(err error) {
 		l.waiter = nil
 	}
 	l.holds = 0
-	l.endHold(nil)
+	if lost != nil {
+		lost = &OpError{Op: "hold", Path: l.path, Err: errnoOf(lost)}
+	}
+	l.endHold(lost)
 }
 
 // granted records one more hold (mu held).

@@ -97,8 +97,8 @@ func TestCrossProcessExclusionWithC(t *testing.T) {
 	queued(0)
 }
 
-// The example program, run twice at once: both finish, and every fencing
-// token printed is distinct.
+// The example program, built with go build and run without LD_LIBRARY_PATH,
+// twice at once: both finish, and every fencing token printed is distinct.
 func TestExampleContend(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "contend")
 	build := exec.Command("go", "build", "-o", bin, "./examples/contend")
@@ -109,6 +109,12 @@ func TestExampleContend(t *testing.T) {
 	var procs []*proc
 	for _, name := range []string{"one", "two"} {
 		cmd := exec.Command(bin, "-servers", servers, "-path", path, "-name", name, "-n", "3", "-hold", "50ms")
+		// The program finds libzkl through the rpath zkl.pc gives it.
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "LD_LIBRARY_PATH=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
 		procs = append(procs, startProc(t, name, cmd))
 	}
 	re := regexp.MustCompile(`token=(\d+)`)

@@ -50,8 +50,8 @@ func TestSessionInfoAndEvents(t *testing.T) {
 	if pw, err := c.SessionPassword(); err != nil || len(pw) != 16 {
 		t.Fatalf("password %d %v", len(pw), err)
 	}
-	if n, err := c.Counter(zkl.CounterSessions); err != nil || n != 1 {
-		t.Fatalf("sessions counter %d %v", n, err)
+	if st := clientStats(t, c); st["sessions"] != 1.0 {
+		t.Fatalf("sessions counter %v", st["sessions"])
 	}
 	// Expiry: LOST, then a brand-new session.
 	old := c.SessionID()
@@ -187,7 +187,8 @@ func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 }
 
 // Acquiring (or campaigning) right after NewClient, before the session is
-// up, leaves exactly one node (the binding waits for the session first).
+// up, leaves exactly one node (zkl queues the create until the session is
+// up; the binding does nothing special).
 func TestAcquireBeforeSessionLeavesOneNode(t *testing.T) {
 	check := connect(t)
 	for i := 0; i < 3; i++ {

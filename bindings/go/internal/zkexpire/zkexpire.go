@@ -1,113 +1,109 @@
 // Package zkexpire expires a ZooKeeper session for real, for the binding's
-// tests: it attaches a second connection to the session (same id and
-// password, through libzookeeper_mt) and closes it, which ends the session
-// on the server. The original client then learns on reconnect that its
-// session expired.
+// tests, speaking ZooKeeper's wire protocol itself (no client library): it
+// connects to the server as the session (same id and password) and sends
+// closeSession on the same socket, pipelined, which ends the session on the
+// server. The original client then learns on reconnect that its session
+// expired.
 package zkexpire
 
-/*
-#cgo LDFLAGS: -lzookeeper_mt
-#include <pthread.h>
-#include <stdlib.h>
-#include <stdint.h>
-#include <string.h>
-#include <time.h>
-#include <zookeeper/zookeeper.h>
-
-typedef struct {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int state;
-} zkexp_waiter;
-
-static void zkexp_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx) {
-  (void)zh; (void)path;
-  if (type != ZOO_SESSION_EVENT) return;
-  zkexp_waiter *w = (zkexp_waiter *)ctx;
-  pthread_mutex_lock(&w->mu);
-  w->state = state;
-  pthread_cond_broadcast(&w->cv);
-  pthread_mutex_unlock(&w->mu);
-}
-
-static int zkexp_terminal(int s) {
-  return s == ZOO_CONNECTED_STATE || s == ZOO_EXPIRED_SESSION_STATE || s == ZOO_AUTH_FAILED_STATE;
-}
-
-// Connects as the session and closes the handle. Returns the state reached:
-// ZOO_CONNECTED_STATE (then the close ended the session), ZOO_EXPIRED_SESSION_STATE
-// (it was already gone), or 0 on timeout / failure.
-static int zkexp_attach_and_close(const char *hosts, int64_t id, const char *passwd,
-                                  int timeout_ms) {
-  zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
-  clientid_t cid;
-  memset(&cid, 0, sizeof cid);
-  cid.client_id = id;
-  memcpy(cid.passwd, passwd, sizeof cid.passwd);
-  zkexp_waiter w;
-  pthread_mutex_init(&w.mu, NULL);
-  pthread_condattr_t attr;
-  pthread_condattr_init(&attr);
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-  pthread_cond_init(&w.cv, &attr);
-  pthread_condattr_destroy(&attr);
-  w.state = 0;
-  zhandle_t *zh = zookeeper_init(hosts, zkexp_watcher, 10000, &cid, &w, 0);
-  int result = 0;
-  if (zh != NULL) {
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec++; deadline.tv_nsec -= 1000000000L; }
-    pthread_mutex_lock(&w.mu);
-    while (!zkexp_terminal(w.state)) {
-      if (pthread_cond_timedwait(&w.cv, &w.mu, &deadline) != 0) break;
-    }
-    result = zkexp_terminal(w.state) ? w.state : 0;
-    pthread_mutex_unlock(&w.mu);
-    if (result == ZOO_CONNECTED_STATE && zoo_client_id(zh)->client_id != id) result = 0;
-    zookeeper_close(zh);
-  }
-  pthread_cond_destroy(&w.cv);
-  pthread_mutex_destroy(&w.mu);
-  return result;
-}
-
-static int zkexp_connected(void) { return ZOO_CONNECTED_STATE; }
-static int zkexp_expired(void) { return ZOO_EXPIRED_SESSION_STATE; }
-*/
-import "C"
-
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
 	"time"
-	"unsafe"
 )
 
-// Expire ends the session (id, password) on the servers. It repeats the
-// attach-and-close until the server answers that the session is expired:
-// the original client may win the session back in between by reconnecting.
+// Expire ends the session (id, password) on the first of servers. Taking
+// the session over makes the server drop the original connection, and if
+// the original client reconnects before the close goes out it takes the
+// session back; so it repeats until the server confirms the close or
+// answers that the session is already gone, or timeout passes.
 func Expire(servers string, id uint64, password []byte, timeout time.Duration) error {
-	if len(password) < 16 {
-		return errors.New("zkexpire: password must be 16 bytes")
+	if id == 0 {
+		return errors.New("zkexpire: no session")
 	}
-	hosts := C.CString(servers)
-	defer C.free(unsafe.Pointer(hosts))
-	pw := C.CBytes(password[:16])
-	defer C.free(pw)
+	addr := strings.Split(servers, ",")[0]
 	deadline := time.Now().Add(timeout)
+	var last error
 	for time.Now().Before(deadline) {
-		left := time.Until(deadline).Milliseconds()
-		st := C.zkexp_attach_and_close(hosts, C.int64_t(id), (*C.char)(pw), C.int(left))
-		switch st {
-		case C.zkexp_expired():
+		done, err := closeOnce(addr, id, password)
+		if done {
 			return nil
-		case C.zkexp_connected():
-			continue // closed it; confirm with the next attach
-		default:
-			return errors.New("zkexpire: could not attach to the session")
 		}
+		last = err
 	}
-	return errors.New("zkexpire: timed out")
+	return fmt.Errorf("zkexpire: session 0x%x not expired within %v: %v", id, timeout, last)
+}
+
+func closeOnce(addr string, id uint64, password []byte) (bool, error) {
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	// ConnectRequest: protocolVersion, lastZxidSeen, timeOut, sessionId,
+	// passwd (buffer), readOnly (bool).
+	var req []byte
+	req = binary.BigEndian.AppendUint32(req, 0)
+	req = binary.BigEndian.AppendUint64(req, 0)
+	req = binary.BigEndian.AppendUint32(req, 30000)
+	req = binary.BigEndian.AppendUint64(req, id)
+	req = binary.BigEndian.AppendUint32(req, uint32(len(password)))
+	req = append(req, password...)
+	req = append(req, 0)
+	// RequestHeader: xid 1, OpCode.closeSession (-11).
+	var cl []byte
+	cl = binary.BigEndian.AppendUint32(cl, 1)
+	cl = binary.BigEndian.AppendUint32(cl, uint32(0xFFFFFFF5))
+	var out []byte
+	out = binary.BigEndian.AppendUint32(out, uint32(len(req)))
+	out = append(out, req...)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(cl)))
+	out = append(out, cl...)
+	if _, err := conn.Write(out); err != nil {
+		return false, err
+	}
+	reply, err := readPacket(conn)
+	if err != nil {
+		return false, err
+	}
+	if len(reply) < 16 {
+		return false, errors.New("short connect reply")
+	}
+	timeoutMs := int32(binary.BigEndian.Uint32(reply[4:8]))
+	gotID := binary.BigEndian.Uint64(reply[8:16])
+	if timeoutMs <= 0 || gotID != id {
+		return true, nil // already expired
+	}
+	hdr, err := readPacket(conn)
+	if err != nil {
+		return false, err
+	}
+	if len(hdr) < 16 {
+		return false, errors.New("short reply header")
+	}
+	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
+	code := int32(binary.BigEndian.Uint32(hdr[12:16]))
+	if xid == 1 && code == 0 {
+		return true, nil
+	}
+	return false, fmt.Errorf("close answered xid %d err %d", xid, code)
+}
+
+func readPacket(r io.Reader) ([]byte, error) {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return nil, err
+	}
+	size := binary.BigEndian.Uint32(n[:])
+	if size > 1<<20 {
+		return nil, errors.New("packet too large")
+	}
+	buf := make([]byte, size)
+	_, err := io.ReadFull(r, buf)
+	return buf, err
 }
