@@ -5,44 +5,15 @@
 #
 # Environment (as set by scripts/test; all optional):
 #   ZKL_PREFIX       an install of libzkl; if unset, libzkl is built from
-#                    ZKL_SOURCE_DIR into a temporary prefix
+#                    ZKL_SOURCE_DIR into a temporary prefix (the preamble)
 #   ZKL_SOURCE_DIR   the repository root (default: ../.. from here)
 #   PYTHON           the interpreter for the venv (default: python3)
 #   ZKL_PY_VENV      where the venv goes (default: bindings/python/.venv)
 #   PYTEST_ARGS      extra pytest arguments
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-export ZKL_SOURCE_DIR=${ZKL_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
+. "$(dirname "$0")/../lib/test-preamble.sh" python
 python=${PYTHON:-python3}
 venv=${ZKL_PY_VENV:-$here/.venv}
-start=$(date +%s)
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/zkl-python-test.XXXXXX")
-cleanup() {
-  local rc=$?
-  # Stop any server a crashed run left behind (the tests stop theirs).
-  while IFS= read -r -d '' pidfile; do
-    "$ZKL_SOURCE_DIR/scripts/zk-server" stop "$(dirname "$pidfile")" >/dev/null 2>&1 || true
-  done < <(find "$work" -name pid -type f -print0 2>/dev/null)
-  rm -rf "$work"
-  echo "python binding: $( ((rc == 0)) && echo passed || echo FAILED) in $(($(date +%s) - start))s" >&2
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log() { printf '\n--- python: %s\n' "$*" >&2; }
-
-if [ -z "${ZKL_PREFIX:-}" ]; then
-  log "building libzkl into $work/prefix"
-  cmake -S "$ZKL_SOURCE_DIR" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DZKL_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" >/dev/null
-  cmake --build "$work/build" -j 2
-  cmake --install "$work/build" >/dev/null
-  export ZKL_PREFIX=$work/prefix
-fi
-export PKG_CONFIG_PATH=$ZKL_PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-export LD_LIBRARY_PATH=$ZKL_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$zkl_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 log "venv $venv ($("$python" --version 2>&1))"
 if ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then

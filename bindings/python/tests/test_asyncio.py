@@ -224,7 +224,7 @@ def test_election_and_observer_async(new_client, path):
     run(main())
 
 
-def test_cancelled_campaign_resigns(new_client, path):
+def test_cancelled_campaign_leaves_the_line(new_client, path):
     a, b = new_client(), new_client()
 
     async def main():

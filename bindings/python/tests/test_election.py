@@ -1,4 +1,4 @@
-"""Leader election (fair and unfair) and the observer, blocking API + events."""
+"""Leader election (fair and non-fair) and the observer, blocking API + events."""
 import threading
 
 import pytest
@@ -7,7 +7,7 @@ import zkl
 from conftest import node_names, wait_until
 
 
-@pytest.mark.parametrize("kind", [zkl.ElectionKind.FAIR, zkl.ElectionKind.UNFAIR])
+@pytest.mark.parametrize("kind", [zkl.ElectionKind.FAIR, zkl.ElectionKind.NONFAIR])
 def test_campaign_resign(new_client, path, kind):
     a = new_client().election(path, "alpha", kind=kind, timeout=5)
     b = new_client().election(path, "beta", kind=kind)
@@ -59,22 +59,49 @@ def test_election_events_and_observer(new_client, path):
     observer.close()
 
 
-def test_campaign_after_start(new_client, path):
+def test_campaign_while_start_pending_is_busy(new_client, path):
     a = new_client().election(path, "alpha", timeout=5)
     a.campaign()
     c = new_client()
-    b = c.election(path, "beta")
+    events = []
+    b = c.election(path, "beta", listener=events.append)
     b.start()
-    wait_until(lambda: len(node_names(c, path, zkl.ElectionKind.FAIR)) == 2, what="beta queued")
-    result = []
-    t = threading.Thread(target=lambda: result.append(b.campaign(timeout=20)))
-    t.start()
-    # campaign() must block while alpha leads (not return at once).
-    t.join(0.3)
-    assert t.is_alive() and not result
+    wait_until(lambda: [e.type for e in events] == [zkl.EventType.NOT_ELECTED], client=c,
+               what="NOT_ELECTED")
+    # The pending start() is the one campaign: a blocking one is refused.
+    with pytest.raises(zkl.Busy):
+        b.campaign(timeout=0.2)
     a.resign()
-    t.join(20)
-    assert result and b.is_leader
+    wait_until(lambda: events[-1].type == zkl.EventType.ELECTED, client=c, what="ELECTED")
+    assert b.is_leader
+    assert b.campaign(timeout=0) == b.fencing_token  # leader: at once
+    b.resign()
+
+
+def test_start_with_timeout_leaves(new_client, path):
+    a = new_client().election(path, "alpha", timeout=5)
+    a.campaign()
+    c = new_client()
+    events = []
+    b = c.election(path, "beta", listener=events.append)
+    b.start(timeout=0.3)
+    wait_until(lambda: events and events[-1].type == zkl.EventType.ACQUIRE_FAILED, client=c,
+               what="ACQUIRE_FAILED")
+    assert isinstance(events[-1].exception, zkl.TimedOut)
+    assert len(node_names(c, path, zkl.ElectionKind.FAIR)) == 1
+    with pytest.raises(zkl.NotHeld):
+        b.resign()
+
+
+def test_election_lease_and_stats(client, path):
+    e = client.election(path, "me", timeout=5)
+    assert e.valid_for() == 0.0 and e.valid_until() is None
+    e.campaign()
+    assert 0 < e.valid_for() < client.session_timeout
+    st = e.stats()
+    assert st["type"] == "election" and st["path"] == path
+    e.resign()
+    assert e.valid_for() == 0.0
 
 
 def test_observer_long_id(new_client, path):

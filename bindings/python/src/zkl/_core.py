@@ -1,35 +1,41 @@
-"""The idiomatic layer over zkl.capi: Client, Lock, ReadWriteLock, Election,
-Observer.
+"""The idiomatic layer over zkl.capi: Client, Lock, MultiLock, ReadWriteLock,
+Election, Observer.
 
 Threading rules (see README): no thread is created unless you call
 Client.start_dispatcher(). Events are pulled from the client's queue by
 Client.dispatch() -- on the asyncio loop when the client is attached to one
 (Client.attach(), done implicitly by the *_async methods), else on whatever
-thread calls dispatch()/poll(). Listeners run there. Blocking calls release
-the GIL.
+thread calls dispatch()/poll(). Listeners and log lines run there. Blocking
+calls release the GIL.
+
+Lifetime rule: a handle that holds (or is acquiring, or takes part in an
+election) is kept alive by its client until it is released, lost, or the
+client closes, so dropping the last reference never releases a lock. A
+handle that is garbage-collected while it still holds (only possible when
+its client is unreachable too) emits a ResourceWarning.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
+import json
+import logging
 import math
-import secrets
 import threading
+import time
+import warnings
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, Dict, List, Optional, Union
+from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
 
 from . import capi as _c
-from ._errors import (
-    BadPath, Closed, InvalidArgument, LockLost, NotHeld, NotFound, TimedOut, ZklError, check,
-    error_for,
-)
+from ._errors import BadPath, Closed, InvalidArgument, check, error_for
 from ._events import (
-    Acl, Counter, ElectionKind, Event, EventType, LockKind, SessionState, _enum_or_int,
+    Acl, ElectionKind, Event, EventType, LockKind, LogLevel, OnRevoke, SessionState, _enum_or_int,
 )
 
-__all__ = ["Client", "Lock", "ReadWriteLock", "Election", "Observer", "Participant",
-           "library_version"]
+__all__ = ["Client", "Lock", "MultiLock", "ReadWriteLock", "Election", "Observer",
+           "Participant", "library_version", "DEFAULT_OWNER"]
 
 Listener = Callable[[Event], Any]
 
@@ -45,9 +51,34 @@ _EAGAIN = _c.ZKL_EAGAIN
 _ENOTHELD = _c.ZKL_ENOTHELD
 _ENOTFOUND = _c.ZKL_ENOTFOUND
 
+#: The owner token used when the caller names none: the handle itself is the
+#: owner, so any thread or task may release what another one acquired.
+DEFAULT_OWNER: int = _c.ZKL_DEFAULT_OWNER
+
+#: The logger zkl's log lines go to (levels mapped from ZKL_LOG_*).
+_LOGGER = logging.getLogger("zkl")
+_PY_LEVEL = {
+    _c.ZKL_LOG_ERROR: logging.ERROR,
+    _c.ZKL_LOG_WARN: logging.WARNING,
+    _c.ZKL_LOG_INFO: logging.INFO,
+    _c.ZKL_LOG_DEBUG: logging.DEBUG,
+}
+
+
+def _zkl_level(logger: logging.Logger) -> int:
+    """The ZKL_LOG_* level that matches what `logger` lets through."""
+    level = logger.getEffectiveLevel()
+    if level <= logging.DEBUG:
+        return _c.ZKL_LOG_DEBUG
+    if level <= logging.INFO:
+        return _c.ZKL_LOG_INFO
+    if level <= logging.WARNING:
+        return _c.ZKL_LOG_WARN
+    return _c.ZKL_LOG_ERROR
+
 
 def library_version() -> str:
-    """The version of the libzkl the module is linked against, e.g. "0.1.0"."""
+    """The version of the libzkl the module is linked against, e.g. "0.2.0"."""
     return _c.zkl_version_string()
 
 
@@ -82,7 +113,8 @@ def _check_str(name: str, value: Any, optional: bool = False) -> Optional[str]:
 
 
 def _ms(timeout: Optional[float]) -> int:
-    """Seconds (None = forever) -> the C API's milliseconds (-1 = forever)."""
+    """Seconds (None = forever) -> the C API's milliseconds (-1 = forever,
+    0 = try once)."""
     if timeout is None:
         return -1
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
@@ -94,14 +126,34 @@ def _ms(timeout: Optional[float]) -> int:
     return min(int(math.ceil(timeout * 1000)), 2**62)
 
 
+def _ms_opt(name: str, seconds: Optional[float], limit: int = 2**31 - 1) -> int:
+    """An optional duration option (None = the C default, 0)."""
+    if seconds is None:
+        return 0
+    ms = _ms(seconds)
+    if ms < 0 or ms > limit:
+        raise InvalidArgument(f"{name} out of range: {seconds!r}")
+    return ms
+
+
+def _int32(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int")
+    if not -2**31 <= value < 2**31:
+        raise InvalidArgument(f"{name} out of range: {value}")
+    return value
+
+
 def _owner_token(owner: Any) -> int:
     if isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < 2**64:
         raise ValueError(f"owner must be an int in [0, 2**64), not {owner!r}")
     return owner
 
 
-def _new_owner() -> int:
-    return secrets.randbits(63) | 1
+def _json(rc_and_text, context: str) -> Dict[str, Any]:
+    rc, text = rc_and_text
+    check(rc, context)
+    return json.loads(text)
 
 
 # ---------------------------------------------------------------------------
@@ -117,6 +169,18 @@ class Participant:
     session_id: int
     ctime_ms: int
     data: bytes
+    leases: int = 1
+
+
+def _inspect_options(kind: Union[LockKind, ElectionKind, int], timeout: Optional[float]):
+    opts = _c.zkl_inspect_options()
+    check(_c.zkl_inspect_options_init(opts, _c.ZKL_INSPECT_OPTIONS_VERSION))
+    if isinstance(kind, ElectionKind):
+        opts.election_kind = int(kind)
+    else:
+        opts.lock_kind = _int32("kind", int(kind))
+    opts.timeout_ms = _ms(timeout)
+    return opts
 
 
 class Client:
@@ -124,39 +188,76 @@ class Client:
 
     Creating a client does not block: it connects in the background. Use
     wait_connected() (or Client.connect(), or `await wait_connected_async()`).
-    The client is a context manager (sync and async); close() ends the session
-    and so every lock it holds.
+    The client is a context manager (sync and async); close() ends the session:
+    every lock it holds is lost (LOST with error Closed is delivered).
 
     servers          "host:port,host:port"
-    chroot           optional chroot path, e.g. "/apps/x"
+    chroot           optional chroot path, e.g. "/apps/x" (must exist)
     session_timeout  requested session timeout in seconds
-    lost_after       client-side deadline (seconds) after which a disconnected
-                     session is declared lost (default: a quarter of the
-                     negotiated timeout; larger values are clamped to that)
+    connect_timeout  bound of one connection attempt in seconds
+    lost_after       shortens the safety bound: a hold is given up after this
+                     many seconds without hearing from the server
     digest_auth      optional "user:password" for digest authentication
-    acl              Acl.OPEN or Acl.CREATOR (needs digest_auth)
+    acl              Acl.OPEN or Acl.CREATOR (needs digest_auth or SASL)
+    tls_*            TLS (tls_ca_file turns it on; PEM files)
+    sasl_*           SASL (sasl_mechanism "DIGEST-MD5" or "GSSAPI" turns it on)
+    log_level        LogLevel of the lines zkl emits (default: what the
+                     `logger` lets through); they go to `logger`
+    logger           a logging.Logger (default logging.getLogger("zkl"))
+    stats_interval   seconds: a STATS event (event.stats) this often
     """
 
     def __init__(self, servers: str, *, chroot: Optional[str] = None,
-                 session_timeout: float = 10.0, lost_after: Optional[float] = None,
-                 digest_auth: Optional[str] = None, acl: Union[Acl, int] = Acl.OPEN):
+                 session_timeout: float = 10.0, connect_timeout: Optional[float] = None,
+                 lost_after: Optional[float] = None, digest_auth: Optional[str] = None,
+                 acl: Union[Acl, int] = Acl.OPEN,
+                 tls_ca_file: Optional[str] = None, tls_cert_file: Optional[str] = None,
+                 tls_key_file: Optional[str] = None, tls_key_password: Optional[str] = None,
+                 tls_insecure_skip_hostname_check: bool = False,
+                 sasl_mechanism: Optional[str] = None, sasl_user: Optional[str] = None,
+                 sasl_password: Optional[str] = None, sasl_keytab: Optional[str] = None,
+                 sasl_ccache: Optional[str] = None, sasl_service: Optional[str] = None,
+                 sasl_host: Optional[str] = None,
+                 log_level: Optional[Union[LogLevel, int]] = None,
+                 logger: Optional[logging.Logger] = None,
+                 stats_interval: Optional[float] = None):
         _check_str("servers", servers)
         if chroot is not None:
             _check_path(chroot)
-        _check_str("digest_auth", digest_auth, optional=True)
+        strings = dict(digest_auth=digest_auth, tls_ca_file=tls_ca_file,
+                       tls_cert_file=tls_cert_file, tls_key_file=tls_key_file,
+                       tls_key_password=tls_key_password, sasl_mechanism=sasl_mechanism,
+                       sasl_user=sasl_user, sasl_password=sasl_password,
+                       sasl_keytab=sasl_keytab, sasl_ccache=sasl_ccache,
+                       sasl_service=sasl_service, sasl_host=sasl_host)
+        for name, value in strings.items():
+            _check_str(name, value, optional=True)
+        self._logger = logger if logger is not None else _LOGGER
+        if log_level is None:
+            level = _zkl_level(self._logger)
+        else:
+            level = _int32("log_level", int(log_level))
         opts = _c.zkl_client_options()
         check(_c.zkl_client_options_init(opts, _c.ZKL_CLIENT_OPTIONS_VERSION))
         opts.servers = servers
         opts.chroot = chroot
-        opts.session_timeout_ms = _ms(session_timeout) if session_timeout is not None else 10000
-        opts.lost_after_ms = 0 if lost_after is None else _ms(lost_after)
-        opts.digest_auth = digest_auth
+        opts.session_timeout_ms = _ms_opt("session_timeout", session_timeout) or 10000
+        opts.connect_timeout_ms = _ms_opt("connect_timeout", connect_timeout)
+        opts.lost_after_ms = _ms_opt("lost_after", lost_after)
         opts.acl = int(acl)
+        for name, value in strings.items():
+            setattr(opts, name, value)
+        opts.tls_insecure_skip_hostname_check = 1 if tls_insecure_skip_hostname_check else 0
+        opts.log_level = level
+        opts.set_log_events(1 if level != _c.ZKL_LOG_OFF else 0)
+        opts.stats_interval_ms = _ms_opt("stats_interval", stats_interval)
         rc, h = _c.zkl_client_new(opts)
         del opts
         check(rc, "zkl_client_new")
         self._h = h
         self._handles: "weakref.WeakValueDictionary[int, _Handle]" = weakref.WeakValueDictionary()
+        # Handles that hold, acquire or take part: kept alive (see the module doc).
+        self._kept: Dict[int, _Handle] = {}
         self._listeners: List[Listener] = []
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._loop_thread: Optional[int] = None
@@ -190,12 +291,13 @@ class Client:
     def __repr__(self) -> str:
         if self._h is None:
             return "<zkl.Client closed>"
-        return f"<zkl.Client state={self.state.name if isinstance(self.state, SessionState) else self.state} session=0x{self.session_id:x}>"
+        state = self.state
+        return f"<zkl.Client state={getattr(state, 'name', state)} session=0x{self.session_id:x}>"
 
     # -- session -----------------------------------------------------------
 
     def wait_connected(self, timeout: Optional[float] = 30.0) -> None:
-        """Blocks until the session is connected; TimedOut / AuthFailed."""
+        """Blocks until the session is connected; TimedOut / AuthFailed / a TLS error."""
         check(_c.zkl_client_wait_connected(self._handle(), _ms(timeout)), "wait_connected")
 
     async def wait_connected_async(self, timeout: Optional[float] = 30.0) -> None:
@@ -249,10 +351,9 @@ class Client:
         """The negotiated session timeout in seconds (0 while not connected)."""
         return check(_c.zkl_client_session_timeout(self._handle())) / 1000.0
 
-    def counter(self, which: Union[Counter, int]) -> int:
-        rc, value = _c.zkl_client_counter(self._handle(), int(which))
-        check(rc)
-        return value
+    def stats(self) -> Dict[str, Any]:
+        """Statistics of the client and its handles (docs/STATISTICS.md), parsed."""
+        return _json(_c.zkl_client_stats(self._handle()), "stats")
 
     def fileno(self) -> int:
         """The event fd: readable while events are pending (level-triggered).
@@ -262,13 +363,11 @@ class Client:
     # -- recipes -----------------------------------------------------------
 
     def lock(self, path: str, timeout: Optional[float] = None, *,
-             kind: Union[LockKind, int] = LockKind.FAIR, max_leases: int = 1,
-             data: Optional[bytes] = None, owner: Optional[int] = None,
-             listener: Optional[Listener] = None) -> "Lock":
+             kind: Union[LockKind, int] = LockKind.FAIR, **kw) -> "Lock":
         """A lock handle on `path` (fair by default). `timeout` (seconds, None =
-        forever) is the default of acquire() and of `with`."""
-        return Lock(self, path, kind, timeout=timeout, max_leases=max_leases, data=data,
-                    owner=owner, listener=listener)
+        forever, 0 = try once) is the default of acquire() and of `with`.
+        Options: max_leases, leases, data, owner, max_hold, on_revoke, listener."""
+        return Lock(self, path, kind, timeout=timeout, **kw)
 
     def reentrant_lock(self, path: str, timeout: Optional[float] = None, **kw) -> "Lock":
         """A fair lock with a hold count per owner token."""
@@ -290,14 +389,22 @@ class Client:
 
     def semaphore(self, path: str, max_leases: int, timeout: Optional[float] = None,
                   **kw) -> "Lock":
-        """One of `max_leases` leases on `path` (all participants must agree)."""
+        """`leases` (default 1) of `max_leases` leases on `path` (all
+        participants must agree on max_leases)."""
         return Lock(self, path, LockKind.SEMAPHORE, timeout=timeout, max_leases=max_leases, **kw)
 
+    def multilock(self, locks: Sequence["Lock"], timeout: Optional[float] = None, *,
+                  owner: Optional[int] = None,
+                  listener: Optional[Listener] = None) -> "MultiLock":
+        """Several idle lock handles of this client taken all or none (see MultiLock)."""
+        return MultiLock(self, locks, timeout=timeout, owner=owner, listener=listener)
+
     def election(self, path: str, id: str, *, kind: Union[ElectionKind, int] = ElectionKind.FAIR,
-                 timeout: Optional[float] = None,
+                 timeout: Optional[float] = None, on_revoke: Union[OnRevoke, int] = OnRevoke.IGNORE,
                  listener: Optional[Listener] = None) -> "Election":
         """A participant `id` in the leader election on `path`."""
-        return Election(self, path, id, kind=kind, timeout=timeout, listener=listener)
+        return Election(self, path, id, kind=kind, timeout=timeout, on_revoke=on_revoke,
+                        listener=listener)
 
     def observer(self, path: str, kind: Union[ElectionKind, int] = ElectionKind.FAIR, *,
                  listener: Optional[Listener] = None) -> "Observer":
@@ -309,10 +416,8 @@ class Client:
         """Who holds and who waits on `path`, in queue order (a lock kind, or an
         ElectionKind for elections)."""
         _check_path(path)
-        k = int(kind)
-        if isinstance(kind, ElectionKind):
-            k += _c.ZKL_INSPECT_ELECTION_BASE
-        rc, parts = _c.zkl_inspect(self._handle(), path, k, _ms(timeout))
+        opts = _inspect_options(kind, timeout)
+        rc, parts = _c.zkl_inspect(self._handle(), path, opts)
         check(rc, f"inspect {path}")
         try:
             out = []
@@ -328,17 +433,29 @@ class Client:
                 check(rc)
                 rc, data = _c.zkl_participants_data(parts, i)
                 check(rc)
+                leases = check(_c.zkl_participants_leases(parts, i))
                 out.append(Participant(name.decode("utf-8", "surrogateescape"), bool(holder),
-                                       token, sid, ctime, data))
+                                       token, sid, ctime, data, leases))
             return out
         finally:
             _c.zkl_participants_free(parts)
 
+    def revoke(self, path: str, holder: Optional[str] = None,
+               kind: Union[LockKind, ElectionKind, int] = LockKind.FAIR,
+               timeout: Optional[float] = 10.0) -> int:
+        """Asks the holders of `path` (or the one node `holder`, as
+        Participant.name) to let go (Curator's Revoker protocol). Returns the
+        number of holders asked."""
+        _check_path(path)
+        _check_str("holder", holder, optional=True)
+        opts = _inspect_options(kind, timeout)
+        return check(_c.zkl_revoke(self._handle(), path, opts, holder), f"revoke {path}")
+
     # -- events ------------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
-        """Calls fn(event) for every event of this client (session events and
-        those of its locks, elections, observers), on the dispatching thread."""
+        """Calls fn(event) for every event of this client (session and stats
+        events and those of its handles), on the dispatching thread."""
         self._listeners.append(fn)
 
     def remove_listener(self, fn: Listener) -> None:
@@ -346,27 +463,33 @@ class Client:
 
     def dispatch(self, max_events: Optional[int] = None) -> List[Event]:
         """Takes the pending events (never blocks), updates the state of their
-        handles, calls the listeners, and returns the events."""
+        handles, calls the listeners, and returns the events. Log lines go to
+        the logger (not returned)."""
         if (self._loop is not None and self._loop_thread is not None
                 and threading.get_ident() != self._loop_thread and not self._loop.is_closed()):
             raise RuntimeError("this client is attached to an asyncio loop: its events are "
                                "dispatched there")
         out: List[Event] = []
         while max_events is None or len(out) < max_events:
-            h = self._h
-            if h is None:
+            event = self._next()
+            if event is None:
                 break
-            rc, ev = _c.zkl_client_next_event(h)
-            if rc == _EAGAIN:
-                break
-            check(rc, "next_event")
-            try:
-                event = self._convert(ev)
-            finally:
-                _c.zkl_event_free(ev)
-            out.append(event)
-            self._deliver(event)
+            if self._deliver(event):
+                out.append(event)
         return out
+
+    def _next(self) -> Optional[Event]:
+        h = self._h
+        if h is None:
+            return None
+        rc, ev = _c.zkl_client_next_event(h)
+        if rc == _EAGAIN:
+            return None
+        check(rc, "next_event")
+        try:
+            return self._convert(ev)
+        finally:
+            _c.zkl_event_free(ev)
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Blocks (GIL released) until an event is pending (True), the timeout
@@ -385,14 +508,21 @@ class Client:
 
     def _convert(self, ev) -> Event:
         source = None
-        for getter in (_c.zkl_event_lock, _c.zkl_event_election, _c.zkl_event_observer):
+        for getter in (_c.zkl_event_lock, _c.zkl_event_election, _c.zkl_event_observer,
+                       _c.zkl_event_multilock):
             rc, ptr = getter(ev)
             if rc == 0 and ptr is not None:
                 source = self._handles.get(int(ptr))
                 break
         return Event._from_c(ev, source)
 
-    def _deliver(self, event: Event) -> None:
+    def _deliver(self, event: Event) -> bool:
+        """Delivers one event; False for a log line (it went to the logger)."""
+        if event.type == EventType.LOG:
+            self._logger.log(_PY_LEVEL.get(event.log_level, logging.INFO), "%s: %s",
+                             event.component, event.message,
+                             extra={"zkl_component": event.component})
+            return False
         if event.type == EventType.SESSION:
             self._on_session(event)
         src = event.source
@@ -402,13 +532,14 @@ class Client:
                 fn(event)
         for fn in list(self._listeners):
             fn(event)
+        return True
 
     def _on_session(self, event: Event) -> None:
         state = event.session_state
         if state in (SessionState.CONNECTED, SessionState.RECONNECTED):
             result: Any = None
         elif state == SessionState.AUTH_FAILED:
-            result = error_for(_c.ZKL_EAUTH, "session")
+            result = error_for(event.error or _c.ZKL_EAUTH, "session")
         elif state == SessionState.CLOSED:
             result = Closed("the client is closed")
         else:
@@ -487,31 +618,57 @@ class Client:
             t.join(timeout)
         self._dispatcher = None
 
-    # -- closing -----------------------------------------------------------
+    # -- lifetime ----------------------------------------------------------
+
+    def _keep(self, obj: "_Handle") -> None:
+        self._kept[obj._key] = obj
+        obj._kept = True
+
+    def _unkeep(self, obj: "_Handle") -> None:
+        self._kept.pop(obj._key, None)
+        obj._kept = False
 
     def close(self) -> None:
-        """Ends the session (its nodes go with it), fails pending acquires with
-        Closed, closes every handle of this client and frees it. Idempotent."""
+        """Ends the session (its nodes go with it): pending acquires fail with
+        Closed, every hold is lost (LOST with error Closed, delivered to the
+        listeners and to until_lost() -- on the loop when attached), then
+        every handle of this client is closed and the client freed.
+        Idempotent."""
         with self._close_lock:
             h = self._h
             if h is None:
                 return
             self.stop_dispatcher()
             _c.zkl_client_close(h)
-            try:
-                # Deliver what closing produced (pending acquires end with
-                # Closed), so that awaiting tasks see it.
-                if self._loop is None or self._loop_thread == threading.get_ident():
-                    self.dispatch()
-            finally:
-                self.detach()
-                for obj in list(self._handles.values()):
-                    obj._client_closed()
-                waiters, self._session_waiters = self._session_waiters, []
-                for fut in waiters:
-                    _fail_future(fut, lambda: Closed("the client is closed"))
-                self._h = None
-                _c.zkl_client_destroy(h)
+            # What closing produced (LOST / ACQUIRE_FAILED with Closed), taken
+            # now, delivered where this client's events are delivered.
+            events: List[Event] = []
+            while True:
+                ev = self._next()
+                if ev is None:
+                    break
+                events.append(ev)
+            loop, loop_thread = self._loop, self._loop_thread
+            self.detach()
+            self._h = None
+            _c.zkl_client_destroy(h)
+            if (loop is not None and not loop.is_closed()
+                    and loop_thread != threading.get_ident()):
+                loop.call_soon_threadsafe(self._finish_close, events)
+            else:
+                self._finish_close(events)
+
+    def _finish_close(self, events: List[Event]) -> None:
+        try:
+            for event in events:
+                self._deliver(event)
+        finally:
+            for obj in list(self._handles.values()):
+                obj._client_closed()
+            self._kept.clear()
+            waiters, self._session_waiters = self._session_waiters, []
+            for fut in waiters:
+                _fail_future(fut, lambda: Closed("the client is closed"))
 
     def __enter__(self) -> "Client":
         return self
@@ -547,6 +704,7 @@ def _fail_future(fut: asyncio.Future, make_exc: Callable[[], BaseException]) -> 
 
 class _Handle:
     _destroy = staticmethod(lambda h: None)
+    _kept = False
 
     def __init__(self, client: Client, path: str, h, listener: Optional[Listener]):
         self._client = client
@@ -580,6 +738,7 @@ class _Handle:
     def close(self) -> None:
         """Frees the handle (releasing or leaving first). Idempotent."""
         h, self._h = self._h, None
+        self._client._unkeep(self)
         if h is not None:
             type(self)._destroy(h)
             self._closed()
@@ -591,6 +750,11 @@ class _Handle:
         h = getattr(self, "_h", None)
         if h is not None:
             try:
+                if self._kept:
+                    warnings.warn(f"{type(self).__name__} {self.path!r} was garbage-collected "
+                                  "while held or acquiring (its client is gone too); it is "
+                                  "released now. Close the client or release explicitly.",
+                                  ResourceWarning, source=self)
                 self._h = None
                 type(self)._destroy(h)
             except Exception:
@@ -598,8 +762,8 @@ class _Handle:
 
 
 class _Pending:
-    """One zkl_lock_acquire_async call: exactly one ACQUIRED or ACQUIRE_FAILED
-    event answers it, in call order."""
+    """One *_acquire_async call: exactly one ACQUIRED or ACQUIRE_FAILED event
+    answers it, in call order."""
     __slots__ = ("fut", "owner", "routed", "abandoned", "undone")
 
     def __init__(self, fut: asyncio.Future, owner: int):
@@ -610,51 +774,27 @@ class _Pending:
         self.undone = False
 
 
-class Lock(_Handle):
-    """A lock handle (any LockKind). One handle is held by at most one owner at
-    a time; use one handle per concurrent contender (they are cheap).
+class _Acquirable(_Handle):
+    """What Lock and MultiLock share: the lock verbs over one set of C calls."""
 
-    `with lock:` / `async with lock:` acquire (with the handle's default
-    timeout) and release. Leaving the block raises LockLost if the lock was
-    lost meanwhile (unless the block raised). Owner tokens: every handle has
-    its own (`owner`); pass owner= to acquire/release to use others, e.g. for
-    a reentrant lock shared by several threads or tasks.
-    """
+    _acquire_c = staticmethod(lambda h, o, ms: 0)
+    _try_c = staticmethod(lambda h, o: 0)
+    _acquire_async_c = staticmethod(lambda h, o, ms: 0)
+    _cancel_c = staticmethod(lambda h: 0)
+    _release_c = staticmethod(lambda h, o: 0)
+    _release_async_c = staticmethod(lambda h, o: 0)
+    _is_held_c = staticmethod(lambda h: 0)
+    _valid_for_c = staticmethod(lambda h: (0, 0))
 
-    _destroy = staticmethod(_c.zkl_lock_destroy)
-
-    def __init__(self, client: Client, path: str, kind: Union[LockKind, int] = LockKind.FAIR, *,
-                 timeout: Optional[float] = None, max_leases: int = 1,
-                 data: Optional[bytes] = None, owner: Optional[int] = None,
-                 listener: Optional[Listener] = None):
-        _check_path(path)
-        _ms(timeout)
-        kind = _enum_or_int(LockKind, int(kind))
-        if isinstance(max_leases, bool) or not isinstance(max_leases, int):
-            raise TypeError("max_leases must be an int")
-        if not -2**31 <= max_leases < 2**31:
-            raise InvalidArgument(f"max_leases out of range: {max_leases}")
-        opts = _c.zkl_lock_options()
-        check(_c.zkl_lock_options_init(opts, _c.ZKL_LOCK_OPTIONS_VERSION))
-        opts.kind = int(kind)
-        opts.max_leases = max_leases
-        if data is not None:
-            opts.set_data(bytes(data))
-        rc, h = _c.zkl_lock_new(client._handle(), path, opts)
-        del opts
-        check(rc, f"lock {path}")
-        self.kind = kind
-        self.max_leases = max_leases
+    def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
+                 owner: Optional[int], listener: Optional[Listener]):
         self.timeout = timeout
-        self.owner = _new_owner() if owner is None else _owner_token(owner)
+        self.owner = DEFAULT_OWNER if owner is None else _owner_token(owner)
         self._pending: Deque[_Pending] = collections.deque()
         self._lost_waiters: List[asyncio.Future] = []
         self._lost: Optional[Event] = None  # LOST of the current/last hold
+        self._holding = False
         super().__init__(client, path, h, listener)
-
-    def __repr__(self) -> str:
-        state = "closed" if self._h is None else ("held" if self.is_held else "not held")
-        return f"<zkl.Lock {self.kind.name if isinstance(self.kind, LockKind) else self.kind} {self.path!r} {state}>"
 
     def _owner(self, owner: Optional[int]) -> int:
         return self.owner if owner is None else _owner_token(owner)
@@ -662,41 +802,63 @@ class Lock(_Handle):
     def _timeout(self, timeout: Any) -> int:
         return _ms(self.timeout if timeout is _DEFAULT else timeout)
 
+    def _still_holds(self) -> bool:
+        return self._holding
+
+    def _sync_keep(self) -> None:
+        """Kept alive by the client while holding or acquiring."""
+        if self._h is not None and (self._pending or self._still_holds()):
+            self._client._keep(self)
+        else:
+            self._client._unkeep(self)
+
+    def _acquired(self) -> None:
+        self._lost = None
+        self._holding = True
+        self._sync_keep()
+
     # -- blocking ----------------------------------------------------------
 
     def acquire(self, timeout: Optional[float] = _DEFAULT, *, owner: Optional[int] = None) -> int:
         """Blocks (GIL released) until held; returns the fencing token.
-        timeout in seconds (None = forever, 0 = do not wait); raises TimedOut,
-        Deadlock (non-reentrant, already held by this owner), Busy (held or
-        being acquired by another owner of this handle), Cancelled, Closed.
-        No node is left behind on failure."""
-        check(_c.zkl_lock_acquire(self._handle(), self._owner(owner), self._timeout(timeout)),
+        timeout in seconds (None = forever, 0 = try once: TimedOut at once if
+        taken); raises TimedOut, Deadlock (non-reentrant, already held by this
+        owner), Busy (held or being acquired by another owner of this
+        handle), Cancelled, Closed. No node is left behind on failure."""
+        check(type(self)._acquire_c(self._handle(), self._owner(owner), self._timeout(timeout)),
               f"acquire {self.path}")
-        self._lost = None
+        self._acquired()
         return self._token_or_zero()
 
     def try_acquire(self, *, owner: Optional[int] = None) -> bool:
         """One round trip: True if acquired, False if someone is in the way."""
-        rc = _c.zkl_lock_try_acquire(self._handle(), self._owner(owner))
+        rc = type(self)._try_c(self._handle(), self._owner(owner))
         if rc == _EAGAIN:
             return False
         check(rc, f"try_acquire {self.path}")
-        self._lost = None
+        self._acquired()
         return True
 
     def release(self, *, owner: Optional[int] = None, wait: bool = True) -> None:
         """Releases one hold. With wait=True (default) the last hold's node is
         deleted before this returns (one round trip); wait=False returns at
-        once (a later acquire on this client is ordered after the delete; a
+        once (a later acquire on this handle goes out after the delete; a
         RELEASED event reports the outcome). Raises NotHeld, NotOwner, or
         LockLost once if the lock was lost while held."""
-        fn = _c.zkl_lock_release if wait else _c.zkl_lock_release_async
-        check(fn(self._handle(), self._owner(owner)), f"release {self.path}")
+        fn = type(self)._release_c if wait else type(self)._release_async_c
+        rc = fn(self._handle(), self._owner(owner))
+        if rc in (0, _c.ZKL_ENOTHELD, _c.ZKL_ELOST):
+            self._holding = self._hold_count_now() > 0
+            self._sync_keep()
+        check(rc, f"release {self.path}")
+
+    def _hold_count_now(self) -> int:
+        return 1 if type(self)._is_held_c(self._h) == 1 else 0
 
     def cancel(self) -> bool:
         """Cancels a pending acquire (from another thread, or an async one);
         its node is deleted. False if no acquire was pending."""
-        rc = _c.zkl_lock_cancel(self._handle())
+        rc = type(self)._cancel_c(self._handle())
         if rc == _ENOTHELD:
             return False
         check(rc, f"cancel {self.path}")
@@ -704,27 +866,34 @@ class Lock(_Handle):
 
     @property
     def is_held(self) -> bool:
-        """True only while held and the session is known to be good (never
-        while suspended or after loss)."""
-        return check(_c.zkl_lock_is_held(self._handle())) == 1
+        """True only while held and provably valid at this instant (never
+        while suspended, after loss, or once the handle or client is closed)."""
+        h = self._h
+        return h is not None and type(self)._is_held_c(h) == 1
 
-    @property
-    def fencing_token(self) -> int:
-        """The current hold's fencing token (strictly increasing across the
-        successive holders of the path). Raises NotHeld."""
-        rc, token = _c.zkl_lock_fencing_token(self._handle())
-        check(rc, f"fencing_token {self.path}")
-        return token
+    def valid_for(self) -> float:
+        """Seconds the hold stays provably valid from now even if the server is
+        never heard from again (0.0 when not held, suspended or past the
+        bound). Hand it to the protected work as its deadline."""
+        h = self._h
+        if h is None:
+            return 0.0
+        rc, ms = type(self)._valid_for_c(h)
+        return ms / 1000.0 if rc == 0 else 0.0
 
-    @property
-    def hold_count(self) -> int:
-        return check(_c.zkl_lock_hold_count(self._handle()))
+    def valid_until(self) -> Optional[float]:
+        """valid_for() as a time.monotonic() instant, None when not held."""
+        h = self._h
+        if h is None:
+            return None
+        now = time.monotonic()
+        rc, ms = type(self)._valid_for_c(h)
+        return now + ms / 1000.0 if rc == 0 and ms > 0 else None
 
     def _token_or_zero(self) -> int:
-        rc, token = _c.zkl_lock_fencing_token(self._handle())
-        return token if rc == 0 else 0
+        return 0
 
-    def __enter__(self) -> "Lock":
+    def __enter__(self):
         self.acquire()
         return self
 
@@ -734,7 +903,7 @@ class Lock(_Handle):
     def _exit(self, exc_type, wait: bool) -> None:
         try:
             self.release(wait=wait)
-        except ZklError:
+        except Exception:
             if exc_type is None:
                 raise
 
@@ -751,10 +920,11 @@ class Lock(_Handle):
         h = self._handle()
         slot = _Pending(loop.create_future(), o)
         self._pending.append(slot)
-        rc = _c.zkl_lock_acquire_async(h, o, ms)
+        rc = type(self)._acquire_async_c(h, o, ms)
         if rc < 0:
             self._pending.remove(slot)
             raise error_for(rc, f"acquire {self.path}")
+        self._sync_keep()
         try:
             return await slot.fut
         except BaseException:
@@ -771,15 +941,17 @@ class Lock(_Handle):
         h = self._h
         if h is None:
             return
-        rc = _c.zkl_lock_cancel(h)
-        if rc == _ENOTHELD and _c.zkl_lock_hold_count(h) > 0:
+        rc = type(self)._cancel_c(h)
+        if rc == _ENOTHELD and type(self)._is_held_c(h) == 1:
             # Already granted (its ACQUIRED event is still queued): release.
             slot.undone = True
             self._undo(slot.owner)
 
     def _undo(self, owner: int) -> None:
         if self._h is not None:
-            _c.zkl_lock_release_async(self._h, owner)  # errors: nothing left to undo
+            type(self)._release_async_c(self._h, owner)  # errors: nothing left to undo
+            self._holding = self._hold_count_now() > 0
+            self._sync_keep()
 
     def _on_event(self, event: Event) -> None:
         t = event.type
@@ -792,23 +964,28 @@ class Lock(_Handle):
                     self._undo(slot.owner)
             elif t == EventType.ACQUIRED:
                 self._lost = None
+                self._holding = True
                 fut.set_result(event.fencing_token)
             else:
                 fut.set_exception(error_for(event.error, f"acquire {self.path}"))
+            self._sync_keep()
         elif t == EventType.LOST:
             self._lost = event
+            self._holding = False
+            self._sync_keep()
             waiters, self._lost_waiters = self._lost_waiters, []
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(event)
 
     async def until_lost(self) -> Event:
-        """Waits (on the loop) until this lock is lost and returns the LOST
-        event; at once if the current hold was lost already."""
+        """Waits (on the loop) until this hold is lost and returns the LOST
+        event (event.exception: SessionLost, LockLost, Closed, MaxHoldExceeded,
+        Revoked, ...); at once if the current hold was lost already."""
         loop = self._client.attach()
-        self._handle()
         if self._lost is not None:
             return self._lost
+        self._handle()
         fut = loop.create_future()
         self._lost_waiters.append(fut)
         try:
@@ -817,7 +994,7 @@ class Lock(_Handle):
             if fut in self._lost_waiters:
                 self._lost_waiters.remove(fut)
 
-    async def __aenter__(self) -> "Lock":
+    async def __aenter__(self):
         await self.acquire_async()
         return self
 
@@ -825,7 +1002,8 @@ class Lock(_Handle):
         self._exit(exc_type, wait=False)
 
     def _closed(self) -> None:
-        closed = Closed(f"lock {self.path}: handle closed")
+        self._holding = False
+        closed = Closed(f"{self.path}: handle closed")
         while self._pending:
             slot = self._pending.popleft()
             if not slot.fut.done():
@@ -834,6 +1012,164 @@ class Lock(_Handle):
         for fut in waiters:
             if not fut.done():
                 fut.set_exception(closed)
+
+
+class Lock(_Acquirable):
+    """A lock handle (any LockKind). One handle is held by at most one owner at
+    a time; use one handle per concurrent contender (they are cheap).
+
+    `with lock:` / `async with lock:` acquire (with the handle's default
+    timeout) and release. Leaving the block raises LockLost if the lock was
+    lost meanwhile (unless the block raised). Owner: DEFAULT_OWNER unless
+    given, so any thread or task may release; pass owner= to acquire/release
+    to use others, e.g. for a reentrant lock shared by several tasks.
+
+    Options: max_leases / leases (SEMAPHORE), data (node data, bytes),
+    max_hold (seconds: zkl releases after this long, LOST with
+    MaxHoldExceeded), on_revoke (OnRevoke: NOTIFY gives REVOKE_REQUESTED
+    events, RELEASE also releases: LOST with Revoked).
+    """
+
+    _destroy = staticmethod(_c.zkl_lock_destroy)
+    _acquire_c = staticmethod(_c.zkl_lock_acquire)
+    _try_c = staticmethod(_c.zkl_lock_try_acquire)
+    _acquire_async_c = staticmethod(_c.zkl_lock_acquire_async)
+    _cancel_c = staticmethod(_c.zkl_lock_cancel)
+    _release_c = staticmethod(_c.zkl_lock_release)
+    _release_async_c = staticmethod(_c.zkl_lock_release_async)
+    _is_held_c = staticmethod(_c.zkl_lock_is_held)
+    _valid_for_c = staticmethod(_c.zkl_lock_valid_for)
+
+    def __init__(self, client: Client, path: str, kind: Union[LockKind, int] = LockKind.FAIR, *,
+                 timeout: Optional[float] = None, max_leases: int = 1, leases: int = 1,
+                 data: Optional[bytes] = None, owner: Optional[int] = None,
+                 max_hold: Optional[float] = None,
+                 on_revoke: Union[OnRevoke, int] = OnRevoke.IGNORE,
+                 listener: Optional[Listener] = None):
+        _check_path(path)
+        _ms(timeout)
+        if owner is not None:
+            _owner_token(owner)
+        kind = _enum_or_int(LockKind, int(kind))
+        opts = _c.zkl_lock_options()
+        check(_c.zkl_lock_options_init(opts, _c.ZKL_LOCK_OPTIONS_VERSION))
+        opts.kind = int(kind)
+        opts.max_leases = _int32("max_leases", max_leases)
+        opts.leases = _int32("leases", leases)
+        opts.max_hold_ms = _ms_opt("max_hold", max_hold, 2**62)
+        opts.on_revoke = _int32("on_revoke", int(on_revoke))
+        if data is not None:
+            opts.set_data(bytes(data))
+        rc, h = _c.zkl_lock_new(client._handle(), path, opts)
+        del opts
+        check(rc, f"lock {path}")
+        self.kind = kind
+        self.max_leases = max_leases
+        self.leases = leases
+        super().__init__(client, path, h, timeout=timeout, owner=owner, listener=listener)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._h is None else ("held" if self.is_held else "not held")
+        return f"<zkl.Lock {getattr(self.kind, 'name', self.kind)} {self.path!r} {state}>"
+
+    def _still_holds(self) -> bool:
+        return self._holding and self._h is not None and _c.zkl_lock_hold_count(self._h) > 0
+
+    def _hold_count_now(self) -> int:
+        h = self._h
+        return max(_c.zkl_lock_hold_count(h), 0) if h is not None else 0
+
+    @property
+    def fencing_token(self) -> int:
+        """The current hold's fencing token (strictly increasing across the
+        successive holders of the path). Raises NotHeld."""
+        rc, token = _c.zkl_lock_fencing_token(self._handle())
+        check(rc, f"fencing_token {self.path}")
+        return token
+
+    @property
+    def hold_count(self) -> int:
+        """Holds of the current owner (0 when not held or closed)."""
+        return self._hold_count_now()
+
+    def stats(self) -> Dict[str, Any]:
+        """This handle's statistics (its entry of the client's document)."""
+        return _json(_c.zkl_lock_stats(self._handle()), f"stats {self.path}")
+
+    def _token_or_zero(self) -> int:
+        rc, token = _c.zkl_lock_fencing_token(self._handle())
+        return token if rc == 0 else 0
+
+    def _on_event(self, event: Event) -> None:
+        super()._on_event(event)
+        if event.type == EventType.RELEASED:
+            self._holding = self._hold_count_now() > 0
+            self._sync_keep()
+
+
+class MultiLock(_Acquirable):
+    """Several lock handles of one client taken all or none, with one deadline,
+    always in one canonical order (by path), so overlapping multi-locks never
+    deadlock. The multi-lock takes over its members: close() closes them too.
+    LOST of one member is LOST of the whole (the others are released)."""
+
+    _destroy = staticmethod(_c.zkl_multilock_destroy)
+    _acquire_c = staticmethod(_c.zkl_multilock_acquire)
+    _try_c = staticmethod(_c.zkl_multilock_try_acquire)
+    _acquire_async_c = staticmethod(_c.zkl_multilock_acquire_async)
+    _cancel_c = staticmethod(_c.zkl_multilock_cancel)
+    _release_c = staticmethod(_c.zkl_multilock_release)
+    _release_async_c = staticmethod(_c.zkl_multilock_release_async)
+    _is_held_c = staticmethod(_c.zkl_multilock_is_held)
+    _valid_for_c = staticmethod(_c.zkl_multilock_valid_for)
+
+    def __init__(self, client: Client, locks: Sequence[Lock], *, timeout: Optional[float] = None,
+                 owner: Optional[int] = None, listener: Optional[Listener] = None):
+        _ms(timeout)
+        locks = list(locks)
+        for lk in locks:
+            if not isinstance(lk, Lock):
+                raise TypeError("a multi-lock's members must be zkl.Lock handles")
+            if lk._client is not client:
+                raise InvalidArgument("a multi-lock's members must belong to its client")
+        opts = _c.zkl_multilock_options()
+        check(_c.zkl_multilock_options_init(opts, _c.ZKL_MULTILOCK_OPTIONS_VERSION))
+        rc, h = _c.zkl_multilock_new(client._handle(), [lk._handle() for lk in locks], opts)
+        del opts
+        check(rc, "multilock")
+        self.members = sorted(locks, key=lambda lk: lk.path)  # the canonical order
+        for lk in locks:
+            lk._owned_by = self
+        super().__init__(client, ",".join(lk.path for lk in self.members), h,
+                         timeout=timeout, owner=owner, listener=listener)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._h is None else ("held" if self.is_held else "not held")
+        return f"<zkl.MultiLock {self.path!r} {state}>"
+
+    def fencing_token(self, path: str) -> int:
+        """The fencing token of the member on `path`. Raises NotHeld / NotFound."""
+        _check_path(path)
+        rc, token = _c.zkl_multilock_fencing_token(self._handle(), path)
+        check(rc, f"fencing_token {path}")
+        return token
+
+    @property
+    def fencing_tokens(self) -> Dict[str, int]:
+        """{path: fencing token} of every member. Raises NotHeld."""
+        return {lk.path: self.fencing_token(lk.path) for lk in self.members}
+
+    def _token_or_zero(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        """Releases or cancels, then frees the multi-lock and its members."""
+        had = self._h is not None
+        super().close()
+        if had:
+            for lk in self.members:
+                lk._h = None  # destroyed with the multi-lock
+                lk._closed()
 
 
 class ReadWriteLock:
@@ -863,99 +1199,171 @@ class ReadWriteLock:
 class Election(_Handle):
     """A participant in a leader election.
 
-    campaign() blocks until elected; start() joins and reports ELECTED /
-    NOT_ELECTED / LOST events; after LOST the participant rejoins by itself
-    when the session is back. `with election:` campaigns and resigns.
+    campaign(timeout) joins and blocks until elected: on timeout or cancel it
+    has left the election again (as a lock acquire leaves no node); when
+    already leader it returns at once. start() joins without waiting:
+    NOT_ELECTED / ELECTED events follow. Once elected, a participant stays in
+    the election until it resigns: after LOST it rejoins by itself when the
+    session is back. `with election:` campaigns and resigns.
     """
 
     _destroy = staticmethod(_c.zkl_election_destroy)
 
     def __init__(self, client: Client, path: str, id: str, *,
                  kind: Union[ElectionKind, int] = ElectionKind.FAIR,
-                 timeout: Optional[float] = None, listener: Optional[Listener] = None):
+                 timeout: Optional[float] = None,
+                 on_revoke: Union[OnRevoke, int] = OnRevoke.IGNORE,
+                 listener: Optional[Listener] = None):
         _check_path(path)
         _check_str("id", id)
         _ms(timeout)
         kind = _enum_or_int(ElectionKind, int(kind))
         opts = _c.zkl_election_options()
         check(_c.zkl_election_options_init(opts, _c.ZKL_ELECTION_OPTIONS_VERSION))
-        opts.kind = int(kind)
+        opts.kind = _int32("kind", int(kind))
         opts.id = id
+        opts.on_revoke = _int32("on_revoke", int(on_revoke))
         rc, h = _c.zkl_election_new(client._handle(), path, opts)
         del opts
         check(rc, f"election {path}")
         self.id = id
         self.kind = kind
         self.timeout = timeout
+        self._joined = False
         self._elected_waiters: List[asyncio.Future] = []
+        self._lost: Optional[Event] = None
+        self._lost_waiters: List[asyncio.Future] = []
         super().__init__(client, path, h, listener)
 
     def __repr__(self) -> str:
         state = "closed" if self._h is None else ("leader" if self.is_leader else "not leader")
         return f"<zkl.Election {self.path!r} id={self.id!r} {state}>"
 
-    def start(self) -> None:
-        """Joins the election (events: NOT_ELECTED, ELECTED, LOST)."""
-        check(_c.zkl_election_start(self._handle()), f"election start {self.path}")
+    def _set_joined(self, joined: bool) -> None:
+        self._joined = joined and self._h is not None
+        if self._joined:
+            self._client._keep(self)
+        else:
+            self._client._unkeep(self)
+
+    def _timeout(self, timeout: Any) -> int:
+        return _ms(self.timeout if timeout is _DEFAULT else timeout)
+
+    def start(self, timeout: Optional[float] = None) -> None:
+        """Joins the election and returns at once: NOT_ELECTED when queued
+        behind a leader, ELECTED when leader, ACQUIRE_FAILED (left again) if
+        `timeout` passes first (None: stays in line until elected)."""
+        check(_c.zkl_election_acquire_async(self._handle(), _ms(timeout)),
+              f"election start {self.path}")
+        self._set_joined(True)
 
     def campaign(self, timeout: Optional[float] = _DEFAULT) -> int:
-        """Joins (if needed) and blocks until elected; returns the term's
-        fencing token. Raises TimedOut (and leaves the election)."""
-        ms = _ms(self.timeout if timeout is _DEFAULT else timeout)
+        """Joins and blocks until elected; returns the term's fencing token. At
+        once when already leader. TimedOut / Cancelled / Closed: this call has
+        left the election again. Busy while a start()/campaign_async() is
+        pending."""
         h = self._handle()
-        check(_c.zkl_election_campaign(h, ms), f"campaign {self.path}")
+        rc = _c.zkl_election_acquire(h, self._timeout(timeout))
+        if rc != _c.ZKL_EBUSY:
+            self._set_joined(rc == 0)
+        check(rc, f"campaign {self.path}")
         rc, token = _c.zkl_election_fencing_token(h)
-        if rc == _ENOTHELD:
-            # libzkl 0.1.0 answers 0 at once when the participant was start()ed
-            # and is still queued (its "already leader" check also matches a
-            # pending campaign). Leave and campaign again, blocking this time.
-            check(_c.zkl_election_resign(h), f"campaign {self.path}")
-            check(_c.zkl_election_campaign(h, ms), f"campaign {self.path}")
-            rc, token = _c.zkl_election_fencing_token(h)
         check(rc, f"campaign {self.path}")
         return token
 
+    def try_campaign(self) -> bool:
+        """Leader now (True), or False (and not in the election)."""
+        rc = _c.zkl_election_try_acquire(self._handle())
+        if rc == _EAGAIN:
+            self._set_joined(False)
+            return False
+        check(rc, f"try_campaign {self.path}")
+        self._set_joined(True)
+        return True
+
     async def campaign_async(self, timeout: Optional[float] = _DEFAULT) -> int:
-        """Joins (if needed) and waits on the loop until elected; returns the
-        fencing token. On timeout (TimedOut) or cancellation it resigns."""
+        """campaign() on the loop: joins and waits until elected; returns the
+        fencing token (at once when already leader). On timeout (TimedOut) the
+        core has left the election; when the awaiting task is cancelled it
+        leaves the line (and resigns a leadership granted meanwhile that the
+        caller never saw)."""
         loop = self._client.attach()
-        ms = _ms(self.timeout if timeout is _DEFAULT else timeout)
         h = self._handle()
+        ms = self._timeout(timeout)
+        if _c.zkl_election_is_leader(h) == 1:
+            rc, token = _c.zkl_election_fencing_token(h)
+            if rc == 0:
+                return token
         fut = loop.create_future()
         self._elected_waiters.append(fut)
-        timer = None
+        rc = _c.zkl_election_acquire_async(h, ms)
+        if rc < 0:
+            self._elected_waiters.remove(fut)
+            raise error_for(rc, f"campaign {self.path}")
+        self._set_joined(True)
         try:
-            check(_c.zkl_election_start(h), f"campaign {self.path}")
-            if _c.zkl_election_is_leader(h) == 1:
-                rc, token = _c.zkl_election_fencing_token(h)
-                if rc == 0:
-                    return token
-            if ms >= 0:
-                timer = loop.call_later(ms / 1000.0, _fail_future, fut,
-                                        lambda: error_for(_c.ZKL_ETIMEDOUT, f"campaign {self.path}"))
             return await fut
-        except BaseException:
-            # Timed out, cancelled (even if elected meanwhile) or closed: the
-            # caller does not lead, so leave the election.
-            self._resign_quietly()
+        except asyncio.CancelledError:
+            if self._h is not None:
+                if fut.done() and not fut.cancelled() and fut.exception() is None:
+                    self._resign_quietly()  # elected, but the caller is gone
+                elif _c.zkl_election_cancel(self._h) == _ENOTHELD and \
+                        _c.zkl_election_is_leader(self._h) == 1:
+                    self._resign_quietly()  # elected; the event is still queued
+                else:
+                    self._set_joined(False)
             raise
         finally:
-            if timer is not None:
-                timer.cancel()
             if fut in self._elected_waiters:
                 self._elected_waiters.remove(fut)
 
     def _resign_quietly(self) -> None:
         if self._h is not None:
-            _c.zkl_election_resign(self._h)
+            _c.zkl_election_release(self._h)
+            self._set_joined(False)
+
+    def cancel(self) -> bool:
+        """Leaves the line while not yet elected. False if not waiting."""
+        rc = _c.zkl_election_cancel(self._handle())
+        if rc == _ENOTHELD:
+            return False
+        check(rc, f"cancel {self.path}")
+        self._set_joined(False)
+        return True
 
     def resign(self) -> None:
-        """Leaves the election (gives up leadership if held)."""
-        check(_c.zkl_election_resign(self._handle()), f"resign {self.path}")
+        """Leaves the election, as leader or from the line (blocks for the
+        node's deletion). Raises NotHeld if not taking part."""
+        rc = _c.zkl_election_release(self._handle())
+        if rc in (0, _ENOTHELD):
+            self._set_joined(False)
+        check(rc, f"resign {self.path}")
+
+    release = resign
 
     @property
     def is_leader(self) -> bool:
-        return check(_c.zkl_election_is_leader(self._handle())) == 1
+        """True only while leader and provably valid at this instant (False
+        once the handle or client is closed)."""
+        h = self._h
+        return h is not None and _c.zkl_election_is_leader(h) == 1
+
+    def valid_for(self) -> float:
+        """As Lock.valid_for, for the leadership (0.0 when not leader)."""
+        h = self._h
+        if h is None:
+            return 0.0
+        rc, ms = _c.zkl_election_valid_for(h)
+        return ms / 1000.0 if rc == 0 else 0.0
+
+    def valid_until(self) -> Optional[float]:
+        """valid_for() as a time.monotonic() instant, None when not leader."""
+        h = self._h
+        if h is None:
+            return None
+        now = time.monotonic()
+        rc, ms = _c.zkl_election_valid_for(h)
+        return now + ms / 1000.0 if rc == 0 and ms > 0 else None
 
     @property
     def fencing_token(self) -> int:
@@ -964,15 +1372,49 @@ class Election(_Handle):
         check(rc, f"fencing_token {self.path}")
         return token
 
+    def stats(self) -> Dict[str, Any]:
+        """This handle's statistics (its entry of the client's document)."""
+        return _json(_c.zkl_election_stats(self._handle()), f"stats {self.path}")
+
+    async def until_lost(self) -> Event:
+        """Waits (on the loop) until the leadership is lost; the LOST event."""
+        loop = self._client.attach()
+        if self._lost is not None:
+            return self._lost
+        self._handle()
+        fut = loop.create_future()
+        self._lost_waiters.append(fut)
+        try:
+            return await fut
+        finally:
+            if fut in self._lost_waiters:
+                self._lost_waiters.remove(fut)
+
     def _on_event(self, event: Event) -> None:
-        if event.type == EventType.ELECTED:
+        t = event.type
+        if t == EventType.ELECTED:
+            self._lost = None
             waiters, self._elected_waiters = self._elected_waiters, []
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(event.fencing_token)
+        elif t == EventType.ACQUIRE_FAILED:
+            self._set_joined(False)
+            waiters, self._elected_waiters = self._elected_waiters, []
+            for fut in waiters:
+                if not fut.done():
+                    fut.set_exception(error_for(event.error, f"campaign {self.path}"))
+        elif t == EventType.LOST:
+            self._lost = event
+            waiters, self._lost_waiters = self._lost_waiters, []
+            for fut in waiters:
+                if not fut.done():
+                    fut.set_result(event)
 
     def _closed(self) -> None:
-        waiters, self._elected_waiters = self._elected_waiters, []
+        self._joined = False
+        waiters = self._elected_waiters + self._lost_waiters
+        self._elected_waiters, self._lost_waiters = [], []
         for fut in waiters:
             _fail_future(fut, lambda: Closed(f"election {self.path}: handle closed"))
 
@@ -994,8 +1436,8 @@ class Election(_Handle):
 
 
 class Observer(_Handle):
-    """Reports the leader of an election without taking part: `leader`, and
-    LEADER_CHANGED events (event.leader)."""
+    """Reports the leader of an election without taking part: `leader`,
+    `term`, and LEADER_CHANGED / NO_LEADER events."""
 
     _destroy = staticmethod(_c.zkl_observer_destroy)
 
@@ -1003,7 +1445,11 @@ class Observer(_Handle):
                  *, listener: Optional[Listener] = None):
         _check_path(path)
         kind = _enum_or_int(ElectionKind, int(kind))
-        rc, h = _c.zkl_observer_new(client._handle(), path, int(kind))
+        opts = _c.zkl_observer_options()
+        check(_c.zkl_observer_options_init(opts, _c.ZKL_OBSERVER_OPTIONS_VERSION))
+        opts.kind = _int32("kind", int(kind))
+        rc, h = _c.zkl_observer_new(client._handle(), path, opts)
+        del opts
         check(rc, f"observer {path}")
         self.kind = kind
         self._change_waiters: List[asyncio.Future] = []
@@ -1032,9 +1478,18 @@ class Observer(_Handle):
         b = self.leader_bytes
         return None if b is None else b.decode("utf-8", "surrogateescape")
 
+    @property
+    def term(self) -> Optional[int]:
+        """The current leader's term (its fencing token), None without a leader."""
+        rc, term = _c.zkl_observer_term(self._handle())
+        if rc == _ENOTFOUND:
+            return None
+        check(rc, f"observer {self.path}")
+        return term
+
     async def wait_change(self, timeout: Optional[float] = None) -> Optional[str]:
-        """Waits on the loop for the next LEADER_CHANGED event; returns the new
-        leader (None: no leader). Raises TimedOut."""
+        """Waits on the loop for the next LEADER_CHANGED / NO_LEADER event;
+        returns the new leader (None: no leader). Raises TimedOut."""
         loop = self._client.attach()
         self._handle()
         ms = _ms(timeout)
@@ -1053,7 +1508,7 @@ class Observer(_Handle):
                 self._change_waiters.remove(fut)
 
     def _on_event(self, event: Event) -> None:
-        if event.type == EventType.LEADER_CHANGED:
+        if event.type in (EventType.LEADER_CHANGED, EventType.NO_LEADER):
             waiters, self._change_waiters = self._change_waiters, []
             for fut in waiters:
                 if not fut.done():

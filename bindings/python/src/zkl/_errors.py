@@ -11,6 +11,8 @@ __all__ = [
     "Cancelled", "NotHeld", "NotOwner", "Busy", "Deadlock", "Closed", "ConnectionLost",
     "SessionLost", "LockLost", "Mismatch", "AuthFailed", "TooBig", "OutOfMemory",
     "ZooKeeperError", "VersionMismatch", "NotFound", "InternalError", "OutOfRange",
+    "NotSupported", "MaxHoldExceeded", "Revoked", "TlsError", "CertificateError",
+    "HostnameMismatch", "ClientCertificateError", "ProtocolError",
     "error_for", "check",
 ]
 
@@ -132,12 +134,54 @@ class OutOfRange(ZklError):
     code = _c.ZKL_ERANGE
 
 
+class NotSupported(ZklError):
+    """Not supported by this build, by the server, or this combination of options."""
+    code = _c.ZKL_ENOTSUP
+
+
+class MaxHoldExceeded(ZklError):
+    """The maximum hold time passed: zkl released the lock itself (LOST)."""
+    code = _c.ZKL_EMAXHOLD
+
+
+class Revoked(ZklError):
+    """Released on a revocation request (LOST, with on_revoke=RELEASE)."""
+    code = _c.ZKL_EREVOKED
+
+
+class TlsError(ZklError, builtins.ConnectionError):
+    """The TLS handshake failed (e.g. the server does not speak TLS there)."""
+    code = _c.ZKL_ETLS
+
+
+class CertificateError(TlsError):
+    """The server certificate is not trusted, or a TLS file is unreadable."""
+    code = _c.ZKL_ECERT
+
+
+class HostnameMismatch(TlsError):
+    """The server certificate does not name the host."""
+    code = _c.ZKL_EHOSTNAME
+
+
+class ClientCertificateError(TlsError):
+    """The server requires a client certificate, or rejected the one given."""
+    code = _c.ZKL_ECLIENTCERT
+
+
+class ProtocolError(ZklError, builtins.ConnectionError):
+    """The server broke off the session handshake (e.g. plaintext on a TLS port)."""
+    code = _c.ZKL_EPROTOCOL
+
+
 _BY_CODE: Dict[int, Type[ZklError]] = {
     cls.code: cls
     for cls in (InvalidArgument, BadPath, BadHandle, TimedOut, WouldBlock, Cancelled, NotHeld,
                 NotOwner, Busy, Deadlock, Closed, ConnectionLost, SessionLost, LockLost,
                 Mismatch, AuthFailed, TooBig, OutOfMemory, ZooKeeperError, VersionMismatch,
-                NotFound, InternalError, OutOfRange)
+                NotFound, InternalError, OutOfRange, NotSupported, MaxHoldExceeded, Revoked,
+                TlsError, CertificateError, HostnameMismatch, ClientCertificateError,
+                ProtocolError)
 }
 
 _NAMES: Dict[int, str] = {

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from . import capi as _c
 from ._errors import ZklError, error_for
 
-__all__ = ["EventType", "SessionState", "LockKind", "ElectionKind", "Acl", "Counter", "Event"]
+__all__ = ["EventType", "SessionState", "LockKind", "ElectionKind", "Acl", "LogLevel", "OnRevoke", "Event"]
 
 
 class EventType(enum.IntEnum):
@@ -22,6 +23,10 @@ class EventType(enum.IntEnum):
     ELECTED = _c.ZKL_EVENT_ELECTED
     NOT_ELECTED = _c.ZKL_EVENT_NOT_ELECTED
     LEADER_CHANGED = _c.ZKL_EVENT_LEADER_CHANGED
+    NO_LEADER = _c.ZKL_EVENT_NO_LEADER
+    REVOKE_REQUESTED = _c.ZKL_EVENT_REVOKE_REQUESTED
+    STATS = _c.ZKL_EVENT_STATS
+    LOG = _c.ZKL_EVENT_LOG
 
 
 class SessionState(enum.IntEnum):
@@ -45,7 +50,7 @@ class LockKind(enum.IntEnum):
 
 class ElectionKind(enum.IntEnum):
     FAIR = _c.ZKL_ELECTION_FAIR
-    UNFAIR = _c.ZKL_ELECTION_UNFAIR
+    NONFAIR = _c.ZKL_ELECTION_NONFAIR
 
 
 class Acl(enum.IntEnum):
@@ -53,12 +58,19 @@ class Acl(enum.IntEnum):
     CREATOR = _c.ZKL_ACL_CREATOR
 
 
-class Counter(enum.IntEnum):
-    REQUESTS = _c.ZKL_COUNTER_REQUESTS
-    WATCH_EVENTS = _c.ZKL_COUNTER_WATCH_EVENTS
-    EVENTS = _c.ZKL_COUNTER_EVENTS
-    SESSIONS = _c.ZKL_COUNTER_SESSIONS
-    HEARTBEATS = _c.ZKL_COUNTER_HEARTBEATS
+class LogLevel(enum.IntEnum):
+    OFF = _c.ZKL_LOG_OFF
+    ERROR = _c.ZKL_LOG_ERROR
+    WARN = _c.ZKL_LOG_WARN
+    INFO = _c.ZKL_LOG_INFO
+    DEBUG = _c.ZKL_LOG_DEBUG
+
+
+class OnRevoke(enum.IntEnum):
+    """What a holder does on a revocation request (Client.revoke)."""
+    IGNORE = _c.ZKL_REVOKE_IGNORE
+    NOTIFY = _c.ZKL_REVOKE_NOTIFY
+    RELEASE = _c.ZKL_REVOKE_RELEASE
 
 
 def _enum_or_int(cls, value):
@@ -72,8 +84,9 @@ def _enum_or_int(cls, value):
 class Event:
     """One event of the client's queue, copied out of the C event.
 
-    `source` is the Lock, Election or Observer it is about (None for
-    session events, or when that object is gone)."""
+    `source` is the Lock, MultiLock, Election or Observer it is about (None
+    for session and stats events, or when that object is gone). For
+    LEADER_CHANGED the fencing token is the leader's term."""
 
     type: EventType
     error: int = 0
@@ -82,6 +95,8 @@ class Event:
     fencing_token: int = 0
     data: bytes = b""
     source: Optional[Any] = field(default=None, compare=False)
+    log_level: int = 0
+    component: str = ""
 
     @property
     def exception(self) -> Optional[ZklError]:
@@ -95,12 +110,32 @@ class Event:
             return None
         return self.data.decode("utf-8", "surrogateescape")
 
+    @property
+    def term(self) -> int:
+        """LEADER_CHANGED: the leader's term (its fencing token)."""
+        return self.fencing_token
+
+    @property
+    def stats(self) -> Optional[dict]:
+        """STATS: the statistics document, parsed (docs/STATISTICS.md)."""
+        if self.type != EventType.STATS:
+            return None
+        return json.loads(self.data.decode("utf-8", "surrogateescape"))
+
+    @property
+    def message(self) -> str:
+        """LOG: the log line."""
+        return self.data.decode("utf-8", "replace")
+
     @staticmethod
     def _from_c(ev, source=None) -> "Event":
         t = _c.zkl_event_type(ev)
         _, owner = _c.zkl_event_owner(ev)
         _, token = _c.zkl_event_fencing_token(ev)
         _, data = _c.zkl_event_data(ev)
+        level, component = 0, b""
+        if t == _c.ZKL_EVENT_LOG:
+            _, level, component = _c.zkl_event_log(ev)
         return Event(
             type=_enum_or_int(EventType, t),
             error=_c.zkl_event_error(ev),
@@ -109,6 +144,8 @@ class Event:
             fencing_token=token,
             data=data,
             source=source,
+            log_level=level,
+            component=component.decode("utf-8", "replace"),
         )
 
     def __repr__(self) -> str:

@@ -14,9 +14,14 @@
  *    Python threads.
  *  - C callbacks are not wrapped: the Python layer uses the pull form
  *    (zkl_client_next_event) and runs Python callbacks on the thread that
- *    pulls. The callback fields of the options structs are left NULL and
+ *    pulls. The callback fields of the options structs are not exposed and
  *    zkl_client_dispatch (which would discard events without callbacks) is
- *    not exposed.
+ *    not wrapped. Log lines reach the pull form as ZKL_EVENT_LOG events
+ *    when the client has a log callback: zkl_client_options.set_log_events()
+ *    installs one that is never called (the pull form does not call
+ *    callbacks), so the lines are queued instead of printed to stderr.
+ *  - Statistics (zkl_*_stats) come back as str; the C buffer is freed
+ *    with zkl_free here.
  */
 %module(package="zkl") capi
 
@@ -58,7 +63,7 @@
  * GIL released: no Python API here; out of memory leaves NULL, which the
  * C API then rejects with ZKL_EINVAL.) */
 %typemap(memberin) const char * {
-  free((char *)$1);
+  zkl_py_free_secret($1);  /* wiped: it may be a secret */
   $1 = NULL;
   if ($input) {
     size_t n = strlen($input) + 1;
@@ -87,6 +92,7 @@
 %enddef
 ZKL_HANDLE_OUT(zkl_client)
 ZKL_HANDLE_OUT(zkl_lock)
+ZKL_HANDLE_OUT(zkl_multilock)
 ZKL_HANDLE_OUT(zkl_election)
 ZKL_HANDLE_OUT(zkl_observer)
 ZKL_HANDLE_OUT(zkl_event)
@@ -102,6 +108,7 @@ ZKL_HANDLE_OUT(zkl_participants)
 %typemap(argout) int64_t *out {
   $result = SWIG_Python_AppendOutput($result, PyLong_FromLongLong(i64_out$argnum));
 }
+%apply int64_t *out { int64_t *ms };  /* zkl_*_valid_for: (rc, ms) */
 /* zkl_event_user_data: the pointer as an int. */
 %typemap(in, numinputs=0) void **out (void *ptr_out = NULL) { $1 = &ptr_out; }
 %typemap(argout) void **out {
@@ -152,31 +159,117 @@ ZKL_HANDLE_OUT(zkl_participants)
 }
 %typemap(freearg) (char *buf, size_t len) { free($1); }
 
-/* zkl_observer_new(c, path, kind, cb, user_data, out): no C callback. */
-%typemap(in, numinputs=0) zkl_event_cb cb { $1 = NULL; }
-%typemap(in, numinputs=0) void *user_data { $1 = NULL; }
+/* zkl_client_stats / zkl_lock_stats / zkl_election_stats: (rc, str). */
+%typemap(in, numinputs=0) (char **json, size_t *len) (char *json_out = NULL, size_t json_len = 0) {
+  $1 = &json_out;
+  $2 = &json_len;
+}
+%typemap(argout) (char **json, size_t *len) {
+  PyObject *o;
+  if (json_out$argnum) {
+    o = PyUnicode_DecodeUTF8(json_out$argnum, (Py_ssize_t)json_len$argnum, "surrogateescape");
+  } else {
+    o = Py_None;
+    Py_INCREF(o);
+  }
+  $result = SWIG_Python_AppendOutput($result, o);
+}
+%typemap(freearg) (char **json, size_t *len) { zkl_free(json_out$argnum); }
+
+/* zkl_event_log(ev, &level, &component): (rc, level, component bytes). */
+%typemap(in, numinputs=0) (int *level, const char **component) (int lvl_out = 0, const char *comp_out = NULL) {
+  $1 = &lvl_out;
+  $2 = ($2_ltype)&comp_out;
+}
+%typemap(argout) (int *level, const char **component) {
+  $result = SWIG_Python_AppendOutput($result, PyLong_FromLong(lvl_out$argnum));
+  $result = SWIG_Python_AppendOutput($result, PyBytes_FromString(comp_out$argnum ? comp_out$argnum : ""));
+}
+
+/* zkl_multilock_new(c, members, n, opts, out): members is a sequence of
+ * zkl_lock handles. */
+%typemap(in) (zkl_lock *const *members, size_t n) {
+  PyObject *seq = PySequence_Fast($input, "members must be a sequence of lock handles");
+  Py_ssize_t i, count;
+  if (!seq) SWIG_fail;
+  count = PySequence_Fast_GET_SIZE(seq);
+  $2 = (size_t)count;
+  $1 = (zkl_lock **)calloc(count > 0 ? (size_t)count : 1, sizeof(zkl_lock *));
+  if (!$1) { Py_DECREF(seq); PyErr_NoMemory(); SWIG_fail; }
+  for (i = 0; i < count; i++) {
+    void *p = NULL;
+    int res = SWIG_ConvertPtr(PySequence_Fast_GET_ITEM(seq, i), &p, $descriptor(zkl_lock *), 0);
+    if (!SWIG_IsOK(res)) {
+      Py_DECREF(seq);
+      free((void *)$1);
+      $1 = NULL;
+      SWIG_exception_fail(SWIG_ArgError(res), "members must be zkl_lock handles");
+    }
+    ((zkl_lock **)$1)[i] = (zkl_lock *)p;
+  }
+  Py_DECREF(seq);
+}
+%typemap(freearg) (zkl_lock *const *members, size_t n) { free((void *)$1); }
 
 /* ---- options structs ---------------------------------------------------- */
 
 /* Callbacks cannot be set from Python (see above). */
-%ignore zkl_client_options::session_cb;
-%ignore zkl_client_options::session_user_data;
+%ignore zkl_client_options::cb;
+%ignore zkl_client_options::user_data;
+%ignore zkl_client_options::log_cb;
+%ignore zkl_client_options::log_user_data;
 %ignore zkl_lock_options::cb;
 %ignore zkl_lock_options::user_data;
 %ignore zkl_lock_options::data;
 %ignore zkl_lock_options::data_len;
+%ignore zkl_multilock_options::cb;
+%ignore zkl_multilock_options::user_data;
 %ignore zkl_election_options::cb;
 %ignore zkl_election_options::user_data;
+%ignore zkl_observer_options::cb;
+%ignore zkl_observer_options::user_data;
 %ignore zkl_client_dispatch;
+%ignore zkl_free;
+
+%{
+/* The log callback of the pull form: never called (zkl_client_next_event
+ * does not call callbacks), it only tells zkl to queue log lines as
+ * ZKL_EVENT_LOG events instead of printing them to stderr. */
+static void zkl_py_log_to_events(int level, const char *component, const char *message,
+                                 void *user_data) {
+  (void)level; (void)component; (void)message; (void)user_data;
+}
+
+static void zkl_py_free_secret(const char *s) {
+  if (s) {
+    volatile char *p = (volatile char *)s;
+    while (*p) *p++ = 0;
+    free((char *)s);
+  }
+}
+%}
 
 %extend zkl_client_options {
+  /* Log lines as ZKL_EVENT_LOG events (see the top of this file). */
+  void set_log_events(int on) {
+    $self->log_cb = on ? zkl_py_log_to_events : NULL;
+    $self->log_user_data = NULL;
+  }
   ~zkl_client_options() {
     free((char *)$self->servers);
     free((char *)$self->chroot);
-    if ($self->digest_auth) {
-      memset((char *)$self->digest_auth, 0, strlen($self->digest_auth));
-      free((char *)$self->digest_auth);
-    }
+    zkl_py_free_secret($self->digest_auth);
+    free((char *)$self->tls_ca_file);
+    free((char *)$self->tls_cert_file);
+    free((char *)$self->tls_key_file);
+    zkl_py_free_secret($self->tls_key_password);
+    free((char *)$self->sasl_mechanism);
+    free((char *)$self->sasl_user);
+    zkl_py_free_secret($self->sasl_password);
+    free((char *)$self->sasl_keytab);
+    free((char *)$self->sasl_ccache);
+    free((char *)$self->sasl_service);
+    free((char *)$self->sasl_host);
     free($self);
   }
 }
