@@ -1,22 +1,14 @@
 #!/usr/bin/env bash
 # CI entry of the Node binding (called by scripts/test with ZKL_PREFIX,
 # ZKL_SOURCE_DIR, PKG_CONFIG_PATH and LD_LIBRARY_PATH set; also runnable
-# alone: without ZKL_PREFIX it builds and installs libzkl into a temp dir).
+# alone: without ZKL_PREFIX the shared preamble builds libzkl into a temp dir).
 #
 # npm ci (pinned lock file), builds the addon against the installed Node
-# headers (nothing downloaded), type-checks index.d.ts, starts a ZooKeeper
-# server (stopped on exit) and runs `node --test`. Non-zero on any failure.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-export ZKL_SOURCE_DIR=${ZKL_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/zkl-node-test.XXXXXX")
-zkdir=$tmp/zk
-cleanup() {
-  "$ZKL_SOURCE_DIR/scripts/zk-server" stop "$zkdir" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-log() { printf '\n--- node: %s\n' "$*" >&2; }
+# headers (nothing downloaded), type-checks index.d.ts, checks that the
+# generated constants are current, starts a ZooKeeper server (stopped on
+# exit) and runs `node --test`. Non-zero on any failure.
+. "$(dirname "$0")/../lib/test-preamble.sh" node
+export LD_LIBRARY_PATH=$zkl_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # Node, npm and the headers. Debian's own nodejs package comes without npm
 # and headers: add them (a NodeSource nodejs has both).
@@ -31,19 +23,11 @@ if ! command -v npm >/dev/null || ! node -e "process.exit(require('fs').existsSy
   fi
 fi
 
-if [ -z "${ZKL_PREFIX:-}" ]; then
-  log "building libzkl into $tmp/prefix"
-  cmake -S "$ZKL_SOURCE_DIR" -B "$tmp/core" -G Ninja -DZKL_BUILD_TESTS=OFF \
-        -DCMAKE_INSTALL_PREFIX="$tmp/prefix" >/dev/null
-  cmake --build "$tmp/core" -j "$(nproc)"
-  cmake --install "$tmp/core" >/dev/null
-  export ZKL_PREFIX=$tmp/prefix
-fi
-export PKG_CONFIG_PATH=$ZKL_PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-export LD_LIBRARY_PATH=$ZKL_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-
 cd "$here"
 log "node $(node --version), npm $(npm --version); libzkl $(pkg-config --modversion zkl) from $ZKL_PREFIX"
+log "generated constants (scripts/gen-constants --check)"
+"$root/scripts/gen-constants" --check
+
 log "npm ci"
 npm ci --ignore-scripts --no-audit --no-fund
 
@@ -56,12 +40,12 @@ log "type-check index.d.ts"
 npm run --silent typecheck
 
 log "build the C contender (tests/tools/zkl_hold.c)"
-cc "$ZKL_SOURCE_DIR/tests/tools/zkl_hold.c" $(pkg-config --cflags --libs zkl) \
-   -Wl,-rpath,"$(pkg-config --variable=libdir zkl)" -o "$tmp/zkl-hold"
-export ZKL_HOLD=$tmp/zkl-hold
+cc "$root/tests/tools/zkl_hold.c" $(pkg-config --cflags --libs zkl) \
+   -Wl,-rpath,"$(pkg-config --variable=libdir zkl)" -o "$work/zkl-hold"
+export ZKL_HOLD=$work/zkl-hold
 
 log "start ZooKeeper"
-ZKL_TEST_SERVERS=$(ZK_OWNER_PID=$$ "$ZKL_SOURCE_DIR/scripts/zk-server" start "$zkdir")
+ZKL_TEST_SERVERS=$(zkl_start_zookeeper zk)
 export ZKL_TEST_SERVERS
 echo "ZooKeeper at $ZKL_TEST_SERVERS" >&2
 

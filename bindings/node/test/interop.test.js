@@ -117,7 +117,7 @@ test('a C leader and a Node candidate: election hand-over', async () => {
   const t1 = tokenOf(await c.line(/^elected /));
   const observer = a.observe(p);
   await within((async () => {
-    while (observer.leader !== 'c-leader') await once(observer, 'leader');
+    while (observer.leader !== 'c-leader') await once(observer, 'leaderChanged');
   })(), 10000, 'observer sees the C leader');
   const e = a.election(p, { id: 'node' });
   const campaign = e.campaign({ timeout: 20000 });

@@ -160,7 +160,7 @@ test('reentrant lock: holds counted per owner token', async () => {
   // The handle is reusable by another owner now.
   await m.acquire({ owner: 8n });
   assert.ok(m.fencingToken > token);
-  await m.release();
+  await m.release({ owner: 8n });
   m.close();
 });
 
@@ -227,6 +227,7 @@ test('error codes for bad input', async () => {
   await rejectsWith(a.semaphore('/x', 0), 'ZKL_EINVAL');
   await rejectsWith(a.lock('/x', { data: Buffer.alloc(1024 * 1024 + 1) }), 'ZKL_ETOOBIG');
   assert.throws(() => a.election('/e', { id: 'a\0b' }), { code: 'ZKL_EINVAL' });
+  assert.throws(() => a.election('/e', { id: 'x', kind: 'unfair' }), { code: 'ZKL_EINVAL' });
   await assert.rejects(a.lock(42), TypeError);
   await assert.rejects(a.lock('/x', { owner: -1 }), TypeError);
   await assert.rejects(a.lock('/x', { timeout: 'soon' }), TypeError);
@@ -234,6 +235,7 @@ test('error codes for bad input', async () => {
   await rejectsWith(l.release(), 'ZKL_ENOTHELD');
   l.close();
   await rejectsWith(l.acquire(), 'ZKL_EBADHANDLE');
+  await rejectsWith(l.release(), 'ZKL_ENOTHELD');
   const e = new zkl.ZklError(-4);
   assert.equal(e.code, 'ZKL_ETIMEDOUT');
   assert.match(e.message, /timed out/);

@@ -2,7 +2,9 @@
 import * as zkl from '../..';
 
 async function main(): Promise<void> {
-  const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000 });
+  const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000, logLevel: 'info' });
+  client.on('log', (r: zkl.LogRecord) => console.log(r.level, r.component, r.message));
+  const stats: zkl.Stats = client.stats();
   client.on('session', (state: zkl.SessionState) => console.log(state));
   client.on('lost', () => console.log('session lost'));
 
@@ -10,6 +12,8 @@ async function main(): Promise<void> {
   const token: bigint | null = lock.fencingToken;
   lock.on('lost', (err: zkl.ZklError) => console.log(err.code, err.errno));
   lock.signal?.addEventListener('abort', () => {});
+  const left: number = lock.validFor();
+  lock.on('revokeRequested', (t: bigint) => console.log(t));
   await lock.release();
 
   const m = client.createLock('/y', { kind: 'reentrant', data: 'me' });
@@ -28,15 +32,20 @@ async function main(): Promise<void> {
   const s = await client.semaphore('/sem', 3);
   await s.release();
 
-  const e = client.election('/e', { id: 'me', kind: 'unfair' });
+  const e = client.election('/e', { id: 'me', kind: 'nonfair' });
   e.on('elected', (t: bigint) => console.log(t));
+  e.on('restored', () => console.log('restored'));
   const term: bigint = await e.campaign({ timeout: 1000 });
-  await e.resign();
+  console.log(e.validFor(), e.stats().held);
+  await e.release();
   e.close();
-  const o = client.observe('/e', { kind: 'unfair' });
-  o.on('leader', (id: string | null) => console.log(id));
+  const o = client.observe('/e', { kind: 'nonfair' });
+  o.on('leaderChanged', (id: string, t: bigint) => console.log(id, t));
+  o.on('noLeader', () => console.log('none'));
   const leader: string | null = o.leader;
+  const oterm: bigint | null = o.term;
   o.close();
+  const asked: number = await client.revoke('/x');
 
   const who: zkl.Participant[] = await client.inspect('/x', { kind: 'fair' });
   try {
@@ -46,7 +55,8 @@ async function main(): Promise<void> {
       console.log('timed out');
     }
   }
-  console.log(token, n, term, leader, who.length, zkl.version, zkl.strerror(-4));
+  console.log(token, n, term, leader, oterm, who.length, zkl.version, zkl.strerror(-4), left, stats.schema,
+              asked, zkl.constants.ZKL_EVENT_LOST, zkl.DEFAULT_OWNER);
   await client.close();
 }
 
