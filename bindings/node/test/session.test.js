@@ -84,11 +84,16 @@ test('suspended, then restored when the server answers again in time', async () 
   const c = await zkl.connect(server.connect, { sessionTimeout: 6000 });
   const p = uniquePath('restored');
   const lock = await c.lock(p);
+  const election = c.election(uniquePath('restored-election'), { id: 'me' });
+  const term = await election.campaign();
   const sessionId = c.sessionId;
   const events = [];
+  const electionEvents = [];
   for (const e of ['suspended', 'restored', 'lost']) lock.on(e, () => events.push(e));
+  for (const e of ['suspended', 'restored', 'lost', 'elected']) election.on(e, () => electionEvents.push(e));
   const suspended = nextEvent(lock, 'suspended', 20000);
   const restored = nextEvent(lock, 'restored', 20000);
+  const electionRestored = nextEvent(election, 'restored', 20000);
   server.pause();
   try {
     await suspended;
@@ -97,7 +102,13 @@ test('suspended, then restored when the server answers again in time', async () 
     server.resume();
   }
   await restored;
+  await electionRestored;
   assert.deepEqual(events, ['suspended', 'restored']);
+  // RESTORED, not ELECTED, after a recovered suspension: the same term.
+  assert.deepEqual(electionEvents, ['suspended', 'restored']);
+  assert.equal(election.isLeader, true);
+  assert.equal(election.fencingToken, term);
+  await election.release();
   assert.equal(lock.isHeld, true);
   assert.equal(c.sessionId, sessionId, 'same session');
   assert.equal(lock.signal.aborted, false);
