@@ -11,6 +11,7 @@
 #include "multilock.h"
 #include "observer.h"
 #include "paths.h"
+#include "recipes.h"
 #include "revoke.h"
 #include "zkl.h"
 
@@ -65,22 +66,15 @@ std::shared_ptr<Observer> GetObserver(zkl_observer *o) {
   return zkl::Lookup<Observer>(o, HandleKind::kObserver);
 }
 
+// The Rule of a lock or election kind (nullptr for an unknown kind or bad
+// semaphore counts), from the one table of recipes.
 std::unique_ptr<zkl::Rule> ElectionRule(int32_t kind) {
-  if (kind == ZKL_ELECTION_FAIR) return zkl::MakeExclusiveRule("latch-");
-  if (kind == ZKL_ELECTION_NONFAIR) return zkl::MakeFixedNodeRule("leader");
-  return nullptr;
+  const zkl::Recipe *r = zkl::FindElectionRecipe(kind);
+  return r ? zkl::NewRule(*r) : nullptr;
 }
-
-const char *LockKindName(int32_t kind) {
-  switch (kind) {
-    case ZKL_LOCK_FAIR: return "fair";
-    case ZKL_LOCK_REENTRANT: return "reentrant";
-    case ZKL_LOCK_NONFAIR: return "nonfair";
-    case ZKL_LOCK_READ: return "read";
-    case ZKL_LOCK_WRITE: return "write";
-    case ZKL_LOCK_SEMAPHORE: return "semaphore";
-    default: return "unknown";
-  }
+std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases, int32_t leases = 1) {
+  const zkl::Recipe *r = zkl::FindLockRecipe(kind);
+  return r ? zkl::NewRule(*r, max_leases, leases) : nullptr;
 }
 
 template <typename Public>
@@ -104,21 +98,6 @@ int HandleStats(const std::shared_ptr<Contender> &h, char **json, size_t *len) {
   if (!h) return ZKL_EBADHANDLE;
   if (!json) return ZKL_EINVAL;
   return ReturnString(h->client().StatsJson(h->public_id()), json, len);
-}
-
-std::unique_ptr<zkl::Rule> LockRule(int32_t kind, int32_t max_leases, int32_t leases = 1) {
-  switch (kind) {
-    case ZKL_LOCK_FAIR:
-    case ZKL_LOCK_REENTRANT: return zkl::MakeExclusiveRule("lock-");
-    case ZKL_LOCK_NONFAIR: return zkl::MakeFixedNodeRule("lock");
-    case ZKL_LOCK_READ: return zkl::MakeReadRule();
-    case ZKL_LOCK_WRITE: return zkl::MakeWriteRule();
-    case ZKL_LOCK_SEMAPHORE:
-      return max_leases >= 1 && leases >= 1 && leases <= max_leases
-                 ? zkl::MakeSemaphoreRule(max_leases, leases)
-                 : nullptr;
-    default: return nullptr;
-  }
 }
 
 // The rule of the recipe an inspect/revoke options struct names.
@@ -427,7 +406,7 @@ int zkl_lock_new(zkl_client *c, const char *path, const zkl_lock_options *opts, 
     if (!o.rule) return ZKL_EINVAL;
     o.path = path;
     o.reentrant = opts->kind == ZKL_LOCK_REENTRANT;
-    o.kind_name = LockKindName(opts->kind);
+    o.kind_name = zkl::FindLockRecipe(opts->kind)->name;
     if (opts->data_len > 0) o.data.assign(static_cast<const char *>(opts->data), opts->data_len);
     o.max_hold = absl::Milliseconds(opts->max_hold_ms);
     o.on_revoke = opts->on_revoke;
@@ -697,7 +676,7 @@ int zkl_election_new(zkl_client *c, const char *path, const zkl_election_options
     if (!o.rule) return ZKL_EINVAL;
     o.path = path;
     o.role = Contender::Role::kElection;
-    o.kind_name = opts->kind == ZKL_ELECTION_FAIR ? "election-fair" : "election-nonfair";
+    o.kind_name = zkl::FindElectionRecipe(opts->kind)->name;
     o.data = opts->id;
     o.on_revoke = opts->on_revoke;
     o.cb = opts->cb;

@@ -586,16 +586,7 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   // Only the nodes up to our own matter to every rule (nobody behind us is
   // in our way), so a deep queue costs one pass, not a sort of all of it.
   std::optional<int64_t> own_seq = SequenceOf(node_);
-  std::vector<QueueEntry> queue;
-  for (std::string_view name : children) {
-    if (!rule_->Participates(name)) continue;
-    int64_t seq = *SequenceOf(name);
-    if (own_seq && seq > *own_seq) continue;
-    queue.push_back({seq, name});
-  }
-  std::sort(queue.begin(), queue.end(), [](const QueueEntry &a, const QueueEntry &b) {
-    return a.sequence < b.sequence;
-  });
+  std::vector<QueueEntry> queue = BuildQueue(*rule_, children, own_seq);
   auto own = std::find_if(queue.begin(), queue.end(),
                           [&](const QueueEntry &e) { return e.name == node_; });
   if (own == queue.end()) {

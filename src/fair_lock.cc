@@ -1,11 +1,28 @@
 // The fair lock: the lowest sequence number holds; every other contender
 // watches only its immediate predecessor, so a release wakes one waiter.
+#include <algorithm>
+
 #include "paths.h"
 #include "rule.h"
 
 namespace zkl {
 
 bool Rule::Participates(std::string_view name) const { return SequenceOf(name).has_value(); }
+
+std::vector<QueueEntry> BuildQueue(const Rule &rule, const std::vector<std::string_view> &children,
+                                   std::optional<int64_t> upto) {
+  std::vector<QueueEntry> queue;
+  const bool fixed = !rule.fixed_node().empty();
+  for (std::string_view name : children) {
+    if (!rule.Participates(name)) continue;
+    int64_t seq = fixed ? 0 : *SequenceOf(name);
+    if (upto && seq > *upto) continue;
+    queue.push_back({seq, name});
+  }
+  std::sort(queue.begin(), queue.end(),
+            [](const QueueEntry &a, const QueueEntry &b) { return a.sequence < b.sequence; });
+  return queue;
+}
 
 Decision ExclusiveDecision(size_t own) {
   Decision d;

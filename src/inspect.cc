@@ -44,13 +44,7 @@ class Inspector : public Listener {
         Finish(r.rc == ZkRc::kNoNode ? ZKL_OK : ZkError(r.rc));
         return;
       }
-      std::vector<QueueEntry> queue;
-      for (std::string_view name : *r.children) {
-        if (!rule_->Participates(name)) continue;
-        queue.push_back({rule_->fixed_node().empty() ? *SequenceOf(name) : 0, name});
-      }
-      std::sort(queue.begin(), queue.end(),
-                [](const QueueEntry &a, const QueueEntry &b) { return a.sequence < b.sequence; });
+      std::vector<QueueEntry> queue = BuildQueue(*rule_, *r.children);
       for (size_t i = 0; i < queue.size(); ++i) {
         Participant p;
         p.name = std::string(queue[i].name);

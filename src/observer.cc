@@ -8,18 +8,8 @@
 namespace zkl {
 
 std::string LeaderNode(const Rule &rule, const std::vector<std::string_view> &children) {
-  std::string best;
-  int64_t best_seq = 0;
-  for (std::string_view name : children) {
-    if (!rule.Participates(name)) continue;
-    if (!rule.fixed_node().empty()) return std::string(name);
-    int64_t seq = *SequenceOf(name);
-    if (best.empty() || seq < best_seq) {
-      best = std::string(name);
-      best_seq = seq;
-    }
-  }
-  return best;
+  std::vector<QueueEntry> queue = BuildQueue(rule, children);
+  return queue.empty() ? std::string() : std::string(queue.front().name);
 }
 
 Observer::Observer(std::shared_ptr<Client> client, std::string path, std::unique_ptr<Rule> rule,

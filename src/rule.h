@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,14 @@ class Rule {
   // (which watches it) takes over its watch (see semaphore.cc).
   virtual bool hands_off() const { return false; }
 };
+
+// The waiter queue as `rule` sees it: the children that take part, in
+// sequence order (by the suffix's integer value, never by string, whatever
+// their prefixes). With `upto`, only nodes whose sequence is <= it (the
+// nodes ahead of a contender: nobody behind is in its way). Fixed-node
+// rules give their one node with sequence 0. Entries point into `children`.
+std::vector<QueueEntry> BuildQueue(const Rule &rule, const std::vector<std::string_view> &children,
+                                   std::optional<int64_t> upto = std::nullopt);
 
 // fair_lock.cc: exclusive FIFO queue (fair and reentrant locks, fair election).
 // The exclusive verdict for the node at queue index `own`: the head holds,
