@@ -14,7 +14,7 @@ fn main() -> zkl::Result<()> {
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(async {
-        let client = zkl::Client::builder(servers.as_str()).connect_async().await?;
+        let client = zkl::Client::builder(servers.as_str()).connect_async(Duration::from_secs(30)).await?;
         // Three tasks, each with its own handle (one contender each).
         let mut tasks = Vec::new();
         for task in 0..3 {
@@ -24,8 +24,8 @@ fn main() -> zkl::Result<()> {
                     let guard = lock.acquire().timeout(Duration::from_secs(30)).await?;
                     println!("task {task} pid {}: acquired {}", std::process::id(), guard.fencing_token());
                     // Work, unless the lock is lost meanwhile.
-                    if let Ok(why) = tokio::time::timeout(Duration::from_millis(300), guard.lost()).await {
-                        println!("task {task}: lost the lock: {why:?}");
+                    if let Ok(Err(why)) = tokio::time::timeout(Duration::from_millis(300), guard.lost()).await {
+                        println!("task {task}: lost the lock: {why}");
                     }
                     drop(guard);
                 }

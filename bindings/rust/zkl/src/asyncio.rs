@@ -16,7 +16,10 @@ use tokio::io::Interest;
 use zkl_sys as sys;
 
 use crate::client::{ClientInner, RouterState};
-use crate::{timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, Event, Lock, LockGuard, Observer, Result, SessionState, DEFAULT_OWNER};
+use crate::{
+    timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, Event, Lock, LockGuard, Observer, Result,
+    SessionState, DEFAULT_OWNER,
+};
 
 /// libzkl's eventfd, borrowed (libzkl closes it).
 pub(crate) struct FdRef(RawFd);
@@ -133,16 +136,27 @@ impl Drop for Waiter {
 // ---------------------------------------------------------------------------
 
 impl ClientBuilder {
-    /// Creates the client and waits (asynchronously) for its session.
-    /// Combine with `tokio::time::timeout` to bound the wait.
-    pub async fn connect_async(self) -> Result<Client> {
+    /// Creates the client and waits (asynchronously) up to `timeout` for its
+    /// session: `Err(Timeout)` when it is not up by then (`Duration::MAX`:
+    /// no bound), as [`ClientBuilder::connect`]. Needs a tokio runtime with
+    /// the time driver enabled.
+    pub async fn connect_async(self, timeout: Duration) -> Result<Client> {
         let client = self.build()?;
-        client.connected().await?;
+        match tokio::time::Instant::now().checked_add(timeout) {
+            Some(deadline) => tokio::time::timeout_at(deadline, client.connected()).await.map_err(|_| Error::Timeout)??,
+            None => client.connected().await?,
+        }
         Ok(client)
     }
 }
 
 impl Client {
+    /// [`Client::connect`] without blocking the thread: connects to
+    /// `servers` with default options and waits up to `timeout`.
+    pub async fn connect_async(servers: &str, timeout: Duration) -> Result<Client> {
+        ClientBuilder::new(servers).connect_async(timeout).await
+    }
+
     /// Waits until the session is connected (`Auth` if the credentials were
     /// rejected, `Closed` if the client was closed).
     pub fn connected(&self) -> impl Future<Output = Result<()>> + Send + 'static {
@@ -306,12 +320,24 @@ impl Drop for Acquire {
 }
 
 impl LockGuard {
-    /// Resolves when the lock is lost (session expired or past the
-    /// client-side deadline: `Session`; node deleted: `Lost`). Pending
-    /// forever while the lock stays held.
-    pub fn lost(&self) -> impl Future<Output = Result<Error>> + Send + '_ {
+    /// Resolves when the lock is lost, with the loss as the error:
+    /// `Err(Session)` (expired, or disconnected past the safety bound),
+    /// `Err(Closed)` (the client was closed while holding), `Err(Lost)`
+    /// (node deleted), `Err(MaxHold)`, `Err(Revoked)`, `Err(Auth)`. Never
+    /// `Ok`: pending forever while the lock stays held.
+    ///
+    /// ```no_run
+    /// # async fn f(guard: zkl::LockGuard) {
+    /// let why = guard.lost().await.unwrap_err();
+    /// eprintln!("lock lost: {why}");
+    /// # }
+    /// ```
+    pub fn lost(&self) -> impl Future<Output = Result<std::convert::Infallible>> + Send + '_ {
         let mut waiter = Waiter::new(self.lock().client());
-        std::future::poll_fn(move |cx| waiter.poll(cx, |st| self.lost_in(st)))
+        async move {
+            let why = std::future::poll_fn(move |cx| waiter.poll(cx, |st| self.lost_in(st))).await?;
+            Err(why)
+        }
     }
 }
 
@@ -320,11 +346,26 @@ impl LockGuard {
 // ---------------------------------------------------------------------------
 
 impl Election {
-    /// Joins (if needed) and waits to be elected; returns the term's fencing
-    /// token. Dropping the future before it completes resigns (leaves the
-    /// election). Bound it with `tokio::time::timeout`.
+    /// Campaigns without blocking the thread: joins the election and waits
+    /// to be elected; returns the term's fencing token, at once when
+    /// already leader. The same meaning as [`Election::campaign_blocking`]:
+    /// bounded with [`Campaign::timeout`] (libzkl's timer) it fails with
+    /// `Err(Timeout)` and has then LEFT the election (no node of its own).
+    /// Dropping the future before it completes cancels the campaign (it
+    /// leaves the line) — a cancel never resigns: if it was elected in the
+    /// meantime it stays leader ([`Election::is_leader`]; resign with
+    /// [`Election::resign`]).
+    ///
+    /// ```no_run
+    /// # async fn f(client: zkl::Client) -> zkl::Result<()> {
+    /// use std::time::Duration;
+    /// let election = client.election("/app/leader", "node-1")?;
+    /// let term = election.campaign().timeout(Duration::from_secs(30)).await?;
+    /// println!("leader, term {term}");
+    /// # Ok(()) }
+    /// ```
     pub fn campaign(&self) -> Campaign {
-        Campaign { election: self.clone(), state: CampaignState::Init, waiter: Waiter::new(self.client()) }
+        Campaign { election: self.clone(), timeout_ms: -1, state: CampaignState::Init, waiter: Waiter::new(self.client()) }
     }
 
     /// Waits for a status this participant's user has not seen yet (see
@@ -339,14 +380,24 @@ impl Election {
 #[must_use = "futures do nothing unless awaited"]
 pub struct Campaign {
     election: Election,
+    timeout_ms: i64,
     state: CampaignState,
     waiter: Waiter,
 }
 
 enum CampaignState {
     Init,
-    Waiting { gen: u64 },
+    Waiting { ticket: u64 },
     Done,
+}
+
+impl Campaign {
+    /// Gives up after `timeout` with `Err(Timeout)`, having left the
+    /// election (`Duration::MAX`: never; `Duration::ZERO`: one try).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout_ms = timeout_ms(timeout);
+        self
+    }
 }
 
 impl Future for Campaign {
@@ -361,38 +412,38 @@ impl Future for Campaign {
                 return Poll::Ready(this.election.fencing_token());
             }
             let inner = &this.election.client().inner;
-            let st = inner.router.lock();
-            let gen = st.slots.get(&key).map_or(0, |s| s.election_gen);
-            let rc = unsafe { sys::zkl_election_start(this.election.raw()) };
-            drop(st);
+            let mut st = inner.router.lock();
+            inner.drain(&mut st);
+            // Start and take a ticket atomically with respect to other
+            // starts: answers (ELECTED or ACQUIRE_FAILED) come in order.
+            let rc = unsafe { sys::zkl_election_acquire_async(this.election.raw(), this.timeout_ms) };
             if rc < 0 {
                 this.state = CampaignState::Done;
                 return Poll::Ready(Err(Error::from_code(rc)));
             }
-            this.state = CampaignState::Waiting { gen };
+            let Some(slot) = st.slots.get_mut(&key) else {
+                this.state = CampaignState::Done;
+                return Poll::Ready(Err(Error::BadHandle));
+            };
+            slot.issued += 1;
+            this.state = CampaignState::Waiting { ticket: slot.issued };
         }
-        let CampaignState::Waiting { gen } = this.state else {
+        let CampaignState::Waiting { ticket } = this.state else {
             panic!("Campaign polled after completion");
         };
         let election = &this.election;
         let r = this.waiter.poll(cx, |st| {
-            let slot = st.slots.get(&key)?;
-            if slot.election_gen > gen {
-                if let Some(ElectionStatus::Elected(token)) = slot.election {
-                    if election.is_leader() {
-                        election.inner.seen.store(slot.election_gen, Ordering::Release);
-                        return Some(Ok(token));
-                    }
-                }
+            let slot = st.slots.get_mut(&key)?;
+            let result = slot.results.remove(&ticket)?;
+            if result.is_ok() {
+                // The status it reports is this answer: seen.
+                election.inner.seen.store(slot.election_gen, Ordering::Release);
             }
-            if election.client().state() == SessionState::Closed {
-                return Some(Err(Error::Closed));
-            }
-            None
+            Some(result)
         });
         match r {
             Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)), // keeps Waiting: Drop cancels
             Poll::Ready(Ok(result)) => {
                 this.state = CampaignState::Done;
                 Poll::Ready(result)
@@ -403,9 +454,20 @@ impl Future for Campaign {
 
 impl Drop for Campaign {
     fn drop(&mut self) {
-        if let CampaignState::Waiting { .. } = self.state {
-            // Not elected yet (or elected unseen): leave the election.
-            unsafe { sys::zkl_election_resign(self.election.raw()) };
+        let CampaignState::Waiting { ticket } = self.state else { return };
+        let key = self.election.raw() as usize;
+        let inner = &self.election.client().inner;
+        let mut st = inner.router.lock();
+        inner.drain(&mut st);
+        let Some(slot) = st.slots.get_mut(&key) else { return };
+        if slot.results.remove(&ticket).is_none() {
+            // Still waiting (or answered, not yet taken): the next answer
+            // filed for this participant is ours and nobody wants it. Cancel
+            // leaves the line; an election won meanwhile is kept (a cancel
+            // never resigns).
+            slot.abandoned.insert(ticket, 0);
+            unsafe { sys::zkl_election_cancel(self.election.raw()) };
+            inner.drain(&mut st);
         }
     }
 }

@@ -28,21 +28,6 @@ pub enum Acl {
     Creator,
 }
 
-/// Counters of [`Client::counter`] (monotonic since the client was made).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Counter {
-    /// ZooKeeper requests sent.
-    Requests,
-    /// Node/child watch notifications seen.
-    WatchEvents,
-    /// User events queued.
-    Events,
-    /// Sessions established (1 + re-creates).
-    Sessions,
-    /// Heartbeat requests (sent while locks are held and the session is quiet).
-    Heartbeats,
-}
-
 /// Configures and creates a [`Client`].
 ///
 /// ```no_run
@@ -52,14 +37,68 @@ pub enum Counter {
 ///     .connect(Duration::from_secs(10))?;
 /// # Ok::<(), zkl::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ClientBuilder {
     servers: String,
     chroot: Option<String>,
     session_timeout: Option<Duration>,
+    connect_timeout: Option<Duration>,
     lost_after: Option<Duration>,
     digest_auth: Option<String>,
     acl: Acl,
+    log_level: Option<log::LevelFilter>,
+    stats_interval: Option<Duration>,
+    tls: Option<Tls>,
+    sasl: Option<Sasl>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Secrets (digest, key passphrase, SASL password) are never shown.
+        f.debug_struct("ClientBuilder")
+            .field("servers", &self.servers)
+            .field("chroot", &self.chroot)
+            .field("session_timeout", &self.session_timeout)
+            .field("acl", &self.acl)
+            .field("tls", &self.tls.is_some())
+            .field("sasl", &self.sasl.as_ref().map(|s| &s.mechanism))
+            .finish_non_exhaustive()
+    }
+}
+
+/// TLS options of [`ClientBuilder::tls`] (PEM files).
+#[derive(Clone, Default)]
+pub struct Tls {
+    /// CA bundle the server's chain must end in (required: turns TLS on).
+    pub ca_file: String,
+    /// Client certificate (chain), for mutual TLS.
+    pub cert_file: Option<String>,
+    /// Its private key.
+    pub key_file: Option<String>,
+    /// Passphrase of an encrypted key (a secret).
+    pub key_password: Option<String>,
+    /// Accept a certificate for any host name (the chain is still checked).
+    /// Dangerous.
+    pub insecure_skip_hostname_check: bool,
+}
+
+/// SASL options of [`ClientBuilder::sasl`].
+#[derive(Clone, Default)]
+pub struct Sasl {
+    /// `"DIGEST-MD5"` or `"GSSAPI"` (required: turns SASL on).
+    pub mechanism: String,
+    /// DIGEST-MD5 user; GSSAPI client principal.
+    pub user: Option<String>,
+    /// DIGEST-MD5 password (a secret).
+    pub password: Option<String>,
+    /// GSSAPI client keytab file.
+    pub keytab: Option<String>,
+    /// GSSAPI credential cache.
+    pub ccache: Option<String>,
+    /// Service name (default `"zookeeper"`).
+    pub service: Option<String>,
+    /// The server's host name in its principal.
+    pub host: Option<String>,
 }
 
 impl ClientBuilder {
@@ -69,9 +108,14 @@ impl ClientBuilder {
             servers: servers.into(),
             chroot: None,
             session_timeout: None,
+            connect_timeout: None,
             lost_after: None,
             digest_auth: None,
             acl: Acl::Open,
+            log_level: None,
+            stats_interval: None,
+            tls: None,
+            sasl: None,
         }
     }
 
@@ -87,10 +131,17 @@ impl ClientBuilder {
         self
     }
 
-    /// Client-side deadline: a suspended session is declared lost after this
-    /// long without reconnecting (default and maximum: a quarter of the
-    /// negotiated session timeout, which fires before the server can expire
-    /// the session).
+    /// Bound of one connection attempt, TLS handshake included (default: a
+    /// third of the session timeout).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = Some(timeout);
+        self
+    }
+
+    /// Shortens the safety bound: a hold is provably valid while the server
+    /// heard from this client less than 3/4 of the negotiated session
+    /// timeout ago, and a disconnected session is given up (LOST) past it,
+    /// before the server can expire it. A shorter bound gives up sooner.
     pub fn lost_after(mut self, after: Duration) -> Self {
         self.lost_after = Some(after);
         self
@@ -108,23 +159,96 @@ impl ClientBuilder {
         self
     }
 
+    /// The most verbose zkl log lines to hand to the [`log`] crate (targets
+    /// `zkl::zkl`, `zkl::zookeeper`, `zkl::tls`, `zkl::sasl`). Default: the
+    /// `log` crate's [`log::max_level`] when the client is built, at least
+    /// `Warn`. `LevelFilter::Off`: none. Lines are handed over whenever the
+    /// client's events are taken (any wait or future of this crate).
+    pub fn log_level(mut self, level: log::LevelFilter) -> Self {
+        self.log_level = Some(level);
+        self
+    }
+
+    /// Queue the statistics document as an [`EventKind::Stats`] event this
+    /// often ([`Client::stats`] reads it any time).
+    pub fn stats_interval(mut self, every: Duration) -> Self {
+        self.stats_interval = Some(every);
+        self
+    }
+
+    /// Connect with TLS.
+    pub fn tls(mut self, tls: Tls) -> Self {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// Authenticate with SASL.
+    pub fn sasl(mut self, sasl: Sasl) -> Self {
+        self.sasl = Some(sasl);
+        self
+    }
+
     /// Creates the client; it connects in the background (does not block).
     pub fn build(self) -> Result<Client> {
         let cstr = |s: &str| CString::new(s).map_err(|_| Error::InvalidArgument);
+        let ocstr = |s: &Option<String>| s.as_deref().map(cstr).transpose();
+        let ptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
         let servers = cstr(&self.servers)?;
-        let chroot = self.chroot.as_deref().map(cstr).transpose()?;
-        let auth = self.digest_auth.as_deref().map(cstr).transpose()?;
+        let chroot = ocstr(&self.chroot)?;
+        let auth = ocstr(&self.digest_auth)?;
+        let tls = self.tls.clone().unwrap_or_default();
+        let tls_ca = ocstr(&self.tls.as_ref().map(|t| t.ca_file.clone()))?;
+        let (tls_cert, tls_key, tls_pass) = (ocstr(&tls.cert_file)?, ocstr(&tls.key_file)?, ocstr(&tls.key_password)?);
+        let sasl = self.sasl.clone().unwrap_or_default();
+        let sasl_mech = ocstr(&self.sasl.as_ref().map(|s| s.mechanism.clone()))?;
+        let sasl_strs = [&sasl.user, &sasl.password, &sasl.keytab, &sasl.ccache, &sasl.service, &sasl.host]
+            .map(ocstr)
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?;
         let ms = |d: Duration| i32::try_from(d.as_millis()).map_err(|_| Error::InvalidArgument);
         let mut opts = std::mem::MaybeUninit::<sys::zkl_client_options>::zeroed();
         // SAFETY: opts points to writable memory of the right layout.
-        check(unsafe { sys::zkl_client_options_init(opts.as_mut_ptr(), sys::ZKL_CLIENT_OPTIONS_VERSION) })?;
+        check(unsafe { sys::zkl_client_options_init(opts.as_mut_ptr(), sys::ZKL_CLIENT_OPTIONS_VERSION as u32) })?;
         // SAFETY: initialised by zkl_client_options_init.
         let mut opts = unsafe { opts.assume_init() };
         opts.servers = servers.as_ptr();
-        opts.chroot = chroot.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
-        opts.digest_auth = auth.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        opts.chroot = ptr(&chroot);
+        opts.digest_auth = ptr(&auth);
+        opts.tls_ca_file = ptr(&tls_ca);
+        opts.tls_cert_file = ptr(&tls_cert);
+        opts.tls_key_file = ptr(&tls_key);
+        opts.tls_key_password = ptr(&tls_pass);
+        opts.tls_insecure_skip_hostname_check = i32::from(tls.insecure_skip_hostname_check);
+        opts.sasl_mechanism = ptr(&sasl_mech);
+        opts.sasl_user = ptr(&sasl_strs[0]);
+        opts.sasl_password = ptr(&sasl_strs[1]);
+        opts.sasl_keytab = ptr(&sasl_strs[2]);
+        opts.sasl_ccache = ptr(&sasl_strs[3]);
+        opts.sasl_service = ptr(&sasl_strs[4]);
+        opts.sasl_host = ptr(&sasl_strs[5]);
+        opts.io = sys::ZKL_IO_THREAD;
         if let Some(t) = self.session_timeout {
             opts.session_timeout_ms = ms(t)?;
+        }
+        if let Some(t) = self.connect_timeout {
+            opts.connect_timeout_ms = ms(t)?.max(1);
+        }
+        if let Some(t) = self.stats_interval {
+            opts.stats_interval_ms = ms(t)?.max(1);
+        }
+        let level = self.log_level.unwrap_or_else(|| log::max_level().max(log::LevelFilter::Warn));
+        opts.log_level = match level {
+            log::LevelFilter::Off => sys::ZKL_LOG_OFF,
+            log::LevelFilter::Error => sys::ZKL_LOG_ERROR,
+            log::LevelFilter::Warn => sys::ZKL_LOG_WARN,
+            log::LevelFilter::Info => sys::ZKL_LOG_INFO,
+            _ => sys::ZKL_LOG_DEBUG,
+        };
+        if level != log::LevelFilter::Off {
+            // In the pull form this crate uses, lines arrive as LOG events
+            // (forwarded to `log` when events are taken); the callback is
+            // what asks libzkl to queue them.
+            opts.log_cb = Some(log_trampoline);
         }
         if let Some(t) = self.lost_after {
             opts.lost_after_ms = ms(t)?.max(1);
@@ -136,6 +260,7 @@ impl ClientBuilder {
         let mut raw = std::ptr::null_mut();
         // SAFETY: the options and their strings live across the call (copied).
         check(unsafe { sys::zkl_client_new(&opts, &mut raw) })?;
+        drop((tls_ca, tls_cert, tls_key, tls_pass, sasl_mech, sasl_strs));
         Ok(Client {
             inner: Arc::new(ClientInner {
                 raw,
@@ -146,7 +271,9 @@ impl ClientBuilder {
         })
     }
 
-    /// Creates the client and waits until its session is up.
+    /// Creates the client and waits up to `timeout` until its session is
+    /// up: `Timeout`, `Auth`, or a TLS error (`Tls`, `Cert`, `Hostname`,
+    /// `ClientCert`, `Protocol`) when the last attempt failed for that reason.
     pub fn connect(self, timeout: Duration) -> Result<Client> {
         let client = self.build()?;
         client.wait_connected(timeout)?;
@@ -258,23 +385,18 @@ impl Client {
         (ms > 0).then(|| Duration::from_millis(ms as u64))
     }
 
-    /// A monotonic counter (for tests and benchmarks).
-    pub fn counter(&self, which: Counter) -> u64 {
-        let which = match which {
-            Counter::Requests => sys::ZKL_COUNTER_REQUESTS,
-            Counter::WatchEvents => sys::ZKL_COUNTER_WATCH_EVENTS,
-            Counter::Events => sys::ZKL_COUNTER_EVENTS,
-            Counter::Sessions => sys::ZKL_COUNTER_SESSIONS,
-            Counter::Heartbeats => sys::ZKL_COUNTER_HEARTBEATS,
-        };
-        let mut v = 0u64;
-        unsafe { sys::zkl_client_counter(self.raw(), which, &mut v) };
-        v
+    /// Statistics of the client and of each of its handles as one JSON
+    /// document (schema in the repository's docs/STATISTICS.md; its
+    /// `"schema"` field is versioned).
+    pub fn stats(&self) -> Result<String> {
+        take_json(|json, len| unsafe { sys::zkl_client_stats(self.raw(), json, len) })
     }
 
     /// Closes the session now: its nodes are deleted, pending acquires end
-    /// with `Closed`, and every handle made from it answers `Closed`.
-    /// Idempotent; blocks for at most one round trip.
+    /// with `Closed`, every hold is delivered as lost with `Closed` (never a
+    /// silent release: [`crate::LockGuard::wait_lost`], `guard.lost()`),
+    /// and every handle made from it answers `Closed`. Idempotent; blocks
+    /// for at most one round trip.
     pub fn close(&self) -> Result<()> {
         let rc = unsafe { sys::zkl_client_close(self.raw()) };
         self.inner.router.notify_all(&self.inner);
@@ -296,12 +418,9 @@ impl Client {
     /// round trip per node). An absent path gives an empty list.
     pub fn inspect(&self, path: &str, kind: InspectKind, timeout: Duration) -> Result<Vec<Participant>> {
         let cpath = c_path(path)?;
-        let kind = match kind {
-            InspectKind::Lock(k) => k.raw(),
-            InspectKind::Election(k) => sys::ZKL_INSPECT_ELECTION_BASE + k.raw(),
-        };
+        let opts = inspect_options(kind, timeout)?;
         let mut p: *mut sys::zkl_participants = std::ptr::null_mut();
-        check(unsafe { sys::zkl_inspect(self.raw(), cpath.as_ptr(), kind, timeout_ms(timeout), &mut p) })?;
+        check(unsafe { sys::zkl_inspect(self.raw(), cpath.as_ptr(), &opts, &mut p) })?;
         struct Free(*mut sys::zkl_participants);
         impl Drop for Free {
             fn drop(&mut self) {
@@ -325,7 +444,9 @@ impl Client {
                 check(sys::zkl_participants_fencing_token(p.0, i, &mut fencing_token))?;
                 check(sys::zkl_participants_session_id(p.0, i, &mut session_id))?;
                 check(sys::zkl_participants_ctime_ms(p.0, i, &mut ctime_ms))?;
+                let leases = check(sys::zkl_participants_leases(p.0, i))? as u32;
                 out.push(Participant {
+                    leases,
                     name: std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned(),
                     is_holder: check(sys::zkl_participants_is_holder(p.0, i))? == 1,
                     fencing_token,
@@ -341,6 +462,66 @@ impl Client {
         }
         Ok(out)
     }
+
+    /// Asks the holders of `path` to let go (cooperative, as Curator's
+    /// Revoker): `holder` is one node name as [`Participant::name`] gives
+    /// it, or `None` for every current holder. Holders made with
+    /// [`crate::Revocation::Notify`] get [`EventKind::RevokeRequested`];
+    /// with [`crate::Revocation::Release`] zkl releases and delivers lost
+    /// with `Revoked`. Returns the number of holders asked.
+    pub fn revoke(&self, path: &str, kind: InspectKind, holder: Option<&str>, timeout: Duration) -> Result<u32> {
+        let cpath = c_path(path)?;
+        let opts = inspect_options(kind, timeout)?;
+        let holder = holder.map(CString::new).transpose().map_err(|_| Error::InvalidArgument)?;
+        let h = holder.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        check(unsafe { sys::zkl_revoke(self.raw(), cpath.as_ptr(), &opts, h) }).map(|n| n as u32)
+    }
+}
+
+fn inspect_options(kind: InspectKind, timeout: Duration) -> Result<sys::zkl_inspect_options> {
+    let mut opts = std::mem::MaybeUninit::<sys::zkl_inspect_options>::zeroed();
+    check(unsafe { sys::zkl_inspect_options_init(opts.as_mut_ptr(), sys::ZKL_INSPECT_OPTIONS_VERSION as u32) })?;
+    // SAFETY: initialised by zkl_inspect_options_init.
+    let mut opts = unsafe { opts.assume_init() };
+    match kind {
+        InspectKind::Lock(k) => opts.lock_kind = k.raw(),
+        InspectKind::Election(k) => opts.election_kind = k.raw(),
+    }
+    opts.timeout_ms = timeout_ms(timeout);
+    Ok(opts)
+}
+
+/// Calls a `zkl_*_stats` function and takes the JSON it returns.
+pub(crate) fn take_json(f: impl FnOnce(*mut *mut std::ffi::c_char, *mut usize) -> i32) -> Result<String> {
+    let mut json: *mut std::ffi::c_char = std::ptr::null_mut();
+    let mut len = 0usize;
+    check(f(&mut json, &mut len))?;
+    if json.is_null() {
+        return Ok(String::new());
+    }
+    // SAFETY: libzkl returned `len` bytes at `json`, freed with zkl_free.
+    let s = unsafe { String::from_utf8_lossy(std::slice::from_raw_parts(json.cast::<u8>(), len)).into_owned() };
+    unsafe { sys::zkl_free(json.cast()) };
+    Ok(s)
+}
+
+/// The log callback: asks libzkl to keep log lines. In the pull form this
+/// crate uses they arrive as LOG events instead; forwarded all the same.
+unsafe extern "C" fn log_trampoline(
+    level: i32,
+    component: *const std::ffi::c_char,
+    message: *const std::ffi::c_char,
+    _user_data: *mut std::ffi::c_void,
+) {
+    let text = |p: *const std::ffi::c_char| {
+        if p.is_null() {
+            String::new()
+        } else {
+            // SAFETY: NUL-terminated strings valid during the call.
+            unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
+        }
+    };
+    crate::event::log_line(level, &text(component), &text(message));
 }
 
 impl AsRawFd for Client {
@@ -383,6 +564,8 @@ pub struct Participant {
     pub ctime_ms: i64,
     /// Node data (a holder or participant id).
     pub data: Vec<u8>,
+    /// Semaphore leases this participant takes (1 for other recipes).
+    pub leases: u32,
 }
 
 // ---------------------------------------------------------------------------
@@ -430,7 +613,7 @@ pub(crate) struct Slot {
     /// Futures dropped before their answer: ticket → owner. A success for
     /// one of these is released at once.
     pub(crate) abandoned: HashMap<u64, u64>,
-    /// Bumped on every LOST of a lock.
+    /// Bumped on every LOST of a lock or election.
     pub(crate) lost_gen: u64,
     pub(crate) lost_error: Option<Error>,
     /// Bumped on every SUSPENDED / RESTORED / LOST.
@@ -438,9 +621,9 @@ pub(crate) struct Slot {
     /// Election: latest status, bumped on every change.
     pub(crate) election_gen: u64,
     pub(crate) election: Option<crate::ElectionStatus>,
-    /// Observer: latest leader, bumped on every change.
+    /// Observer: latest leader and term, bumped on every change.
     pub(crate) leader_gen: u64,
-    pub(crate) leader: Option<String>,
+    pub(crate) leader: Option<(String, u64)>,
 }
 
 /// The router's lock; wakes the futures filed for waking after unlocking.
@@ -505,6 +688,12 @@ impl ClientInner {
             if rc != 0 || ev.is_null() {
                 break;
             }
+            if unsafe { sys::zkl_event_type(ev) } == sys::ZKL_EVENT_LOG {
+                // SAFETY: a valid LOG event, freed right after.
+                unsafe { crate::event::forward_log(ev) };
+                unsafe { sys::zkl_event_free(ev) };
+                continue;
+            }
             let event = unsafe { Event::from_raw(ev) };
             unsafe { sys::zkl_event_free(ev) };
             self.file(st, event);
@@ -535,18 +724,56 @@ impl ClientInner {
             return;
         };
         let election = matches!(ev.source, Source::Election(_));
+        let token = ev.fencing_token;
         match &ev.kind {
-            EventKind::Acquired | EventKind::AcquireFailed(_) if slot.resolved < slot.issued => {
+            EventKind::Suspended | EventKind::Restored => slot.hold_gen += 1,
+            EventKind::Lost(e) => {
+                slot.hold_gen += 1;
+                slot.lost_gen += 1;
+                slot.lost_error = Some(e.clone());
+            }
+            EventKind::LeaderChanged(l) => {
+                slot.leader_gen += 1;
+                slot.leader = Some((l.clone(), token));
+            }
+            EventKind::NoLeader => {
+                slot.leader_gen += 1;
+                slot.leader = None;
+            }
+            _ => {}
+        }
+        if election {
+            let status = match &ev.kind {
+                EventKind::Elected => Some(crate::ElectionStatus::Elected(token)),
+                EventKind::NotElected => Some(crate::ElectionStatus::NotElected),
+                EventKind::Suspended => Some(crate::ElectionStatus::Suspended),
+                EventKind::Restored => Some(crate::ElectionStatus::Restored(token)),
+                EventKind::Lost(e) => Some(crate::ElectionStatus::Lost(e.clone())),
+                EventKind::AcquireFailed(e) => Some(crate::ElectionStatus::Left(e.clone())),
+                _ => None,
+            };
+            if let Some(status) = status {
+                slot.election_gen += 1;
+                slot.election = Some(status);
+            }
+        }
+        // The answer of an async acquire or campaign this crate started
+        // (they are answered in start order, one event each).
+        let answer = match &ev.kind {
+            EventKind::Acquired if !election => Some(Ok(token)),
+            EventKind::Elected if election => Some(Ok(token)),
+            EventKind::AcquireFailed(e) => Some(Err(e.clone())),
+            _ => None,
+        };
+        if let Some(result) = answer {
+            if slot.resolved < slot.issued {
                 slot.resolved += 1;
                 let ticket = slot.resolved;
-                let result = match &ev.kind {
-                    EventKind::Acquired => Ok(ev.fencing_token),
-                    EventKind::AcquireFailed(e) => Err(e.clone()),
-                    _ => unreachable!(),
-                };
                 if let Some(owner) = slot.abandoned.remove(&ticket) {
-                    if result.is_ok() {
-                        // Nobody wants this hold any more.
+                    if result.is_ok() && !election {
+                        // Nobody wants this hold any more. (An election
+                        // elected meanwhile stays leader: a cancel never
+                        // resigns; Election::resign does.)
                         unsafe { sys::zkl_lock_release_async(key.unwrap() as *mut sys::zkl_lock, owner) };
                     }
                 } else {
@@ -554,34 +781,6 @@ impl ClientInner {
                 }
                 return;
             }
-            EventKind::Suspended | EventKind::Restored => slot.hold_gen += 1,
-            EventKind::Lost(e) => {
-                slot.hold_gen += 1;
-                if election {
-                    slot.election_gen += 1;
-                    slot.election = Some(crate::ElectionStatus::Lost(e.clone()));
-                } else {
-                    slot.lost_gen += 1;
-                    slot.lost_error = Some(e.clone());
-                }
-            }
-            EventKind::Elected => {
-                slot.election_gen += 1;
-                slot.election = Some(crate::ElectionStatus::Elected(ev.fencing_token));
-            }
-            EventKind::NotElected => {
-                slot.election_gen += 1;
-                slot.election = Some(crate::ElectionStatus::NotElected);
-            }
-            EventKind::LeaderChanged(l) => {
-                slot.leader_gen += 1;
-                slot.leader = l.clone();
-            }
-            _ => {}
-        }
-        if election && matches!(ev.kind, EventKind::Elected) {
-            // Elected after a suspension means restored; also a status.
-            slot.hold_gen += 1;
         }
         push_backlog(&mut st.events, ev);
     }

@@ -1,7 +1,7 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use zkl_sys as sys;
 
@@ -15,14 +15,14 @@ pub enum ElectionKind {
     /// Leadership in arrival order (Curator `LeaderLatch`-style nodes).
     Fair,
     /// One ephemeral node; every participant races for it.
-    Unfair,
+    NonFair,
 }
 
 impl ElectionKind {
     pub(crate) fn raw(self) -> i32 {
         match self {
             ElectionKind::Fair => sys::ZKL_ELECTION_FAIR,
-            ElectionKind::Unfair => sys::ZKL_ELECTION_UNFAIR,
+            ElectionKind::NonFair => sys::ZKL_ELECTION_NONFAIR,
         }
     }
 }
@@ -34,15 +34,24 @@ pub enum ElectionStatus {
     Elected(u64),
     /// In line behind another leader.
     NotElected,
-    /// Leadership or the place in line was lost (`Session`, `Lost`, `Auth`);
-    /// the participant rejoins by itself once the session is back.
+    /// Leadership MAY be lost (disconnected): do not act as leader until
+    /// `Restored` (or `Lost`).
+    Suspended,
+    /// Heard from the same session in time: leader again, same term.
+    Restored(u64),
+    /// A campaign started with [`Election::start_campaign`] ended without
+    /// leadership (`Timeout`, `Canceled`, `Closed`, ...): it has left.
+    Left(Error),
+    /// Leadership or the place in line was lost (`Session`, `Lost`, `Auth`,
+    /// `Closed`); unless closed, the participant rejoins by itself once the
+    /// session is back (`NotElected` / `Elected` follow).
     Lost(Error),
 }
 
 impl Client {
     /// A participant with id `id` (stored as node data, shown to observers)
-    /// in the fair election on `path`. It does not take part until
-    /// [`Election::start`] or a campaign.
+    /// in the fair election on `path`. It does not take part until it
+    /// campaigns.
     pub fn election(&self, path: &str, id: &str) -> Result<Election> {
         self.election_of(path, id, ElectionKind::Fair)
     }
@@ -52,7 +61,7 @@ impl Client {
         let cpath = c_path(path)?;
         let cid = CString::new(id).map_err(|_| Error::InvalidArgument)?;
         let mut opts = std::mem::MaybeUninit::<sys::zkl_election_options>::zeroed();
-        check(unsafe { sys::zkl_election_options_init(opts.as_mut_ptr(), sys::ZKL_ELECTION_OPTIONS_VERSION) })?;
+        check(unsafe { sys::zkl_election_options_init(opts.as_mut_ptr(), sys::ZKL_ELECTION_OPTIONS_VERSION as u32) })?;
         // SAFETY: initialised by zkl_election_options_init.
         let mut opts = unsafe { opts.assume_init() };
         opts.kind = kind.raw();
@@ -78,10 +87,13 @@ impl Client {
         let mut raw = std::ptr::null_mut();
         // The observer reads at once: file its slot before its first event
         // can be taken from the queue.
+        let mut opts = std::mem::MaybeUninit::<sys::zkl_observer_options>::zeroed();
+        check(unsafe { sys::zkl_observer_options_init(opts.as_mut_ptr(), sys::ZKL_OBSERVER_OPTIONS_VERSION as u32) })?;
+        // SAFETY: initialised by zkl_observer_options_init.
+        let mut opts = unsafe { opts.assume_init() };
+        opts.kind = kind.raw();
         let mut st = self.inner.router.lock();
-        check(unsafe {
-            sys::zkl_observer_new(self.raw(), cpath.as_ptr(), kind.raw(), None, std::ptr::null_mut(), &mut raw)
-        })?;
+        check(unsafe { sys::zkl_observer_new(self.raw(), cpath.as_ptr(), &opts, &mut raw) })?;
         st.slots.insert(raw as usize, Default::default());
         drop(st);
         Ok(Observer {
@@ -90,16 +102,27 @@ impl Client {
     }
 }
 
-/// A participant in a leader election. Dropping it resigns and leaves.
-/// Cloning shares the participant.
+/// A participant in a leader election. Dropping it (the last clone) resigns
+/// and leaves. Cloning shares the participant.
+///
+/// Campaigning has one meaning, blocking or async: join the election and
+/// wait to be elected; when the wait ends without leadership (timeout,
+/// cancel, close) the participant has LEFT the election again (no node of
+/// its own remains), as a lock acquire that fails leaves no node. When
+/// already leader a campaign returns at once with the current term. Once
+/// elected it stays in the election until [`Election::resign`]: after a
+/// loss it rejoins by itself when the session is back.
 ///
 /// ```no_run
-/// # use std::time::Duration;
+/// # use std::time::{Duration, Instant};
 /// # let client = zkl::Client::connect("127.0.0.1:2181", Duration::from_secs(10))?;
 /// let election = client.election("/app/leader", "node-1")?;
 /// let token = election.campaign_blocking(Duration::from_secs(30))?;
 /// println!("leading with fencing token {token}");
-/// // ... lead; watch for loss:
+/// // ... lead while the lease lasts; watch for loss:
+/// if let Some(until) = election.valid_until() {
+///     println!("provably leader until {until:?}");
+/// }
 /// if let Some(zkl::ElectionStatus::Lost(why)) = election.next_status(Duration::from_secs(1)) {
 ///     println!("lost leadership: {why}");
 /// }
@@ -168,30 +191,74 @@ impl Election {
         &self.inner.client
     }
 
-    /// Joins the election without waiting; the outcome arrives as status
-    /// changes ([`Election::next_status`]) and events. Joining again while
-    /// in the race does nothing.
-    pub fn start(&self) -> Result<()> {
-        check(unsafe { sys::zkl_election_start(self.raw()) }).map(drop)
-    }
-
-    /// Joins (if needed) and waits up to `timeout` to be elected
-    /// (`Duration::MAX`: forever). Returns the term's fencing token.
-    /// `Timeout` leaves the participant in line; [`Election::resign`] leaves.
+    /// Campaigns: joins the election and waits up to `timeout` to be
+    /// elected (`Duration::MAX`: forever; `Duration::ZERO`: once, without
+    /// waiting). Returns the term's fencing token; at once when already
+    /// leader. `Err(Timeout)` / `Err(Canceled)` ([`Election::cancel`] from
+    /// another thread) / `Err(Closed)`: the participant has left the
+    /// election again. `Busy` while an async campaign is pending.
     pub fn campaign_blocking(&self, timeout: Duration) -> Result<u64> {
-        check(unsafe { sys::zkl_election_campaign(self.raw(), timeout_ms(timeout)) })?;
+        check(unsafe { sys::zkl_election_acquire(self.raw(), timeout_ms(timeout)) })?;
         self.fencing_token()
     }
 
-    /// Leaves the election, giving up leadership if held (waits for the
-    /// server when leader).
-    pub fn resign(&self) -> Result<()> {
-        check(unsafe { sys::zkl_election_resign(self.raw()) }).map(drop)
+    /// Starts a campaign and returns at once; the outcome arrives as
+    /// statuses ([`Election::next_status`]) and events: `NotElected` when
+    /// queued behind a leader, `Elected` when leader, `Left(Timeout)` when
+    /// `timeout` passes first (it has then left; `Duration::MAX`: stays in
+    /// line until elected). With the `tokio` feature prefer
+    /// `election.campaign().await`.
+    pub fn start_campaign(&self, timeout: Duration) -> Result<()> {
+        check(unsafe { sys::zkl_election_acquire_async(self.raw(), timeout_ms(timeout)) }).map(drop)
     }
 
-    /// Leader, and the session known to be good.
+    /// Campaigns without waiting: `Some(token)` when leader now, `None`
+    /// otherwise (then it has left the election again).
+    pub fn try_campaign(&self) -> Result<Option<u64>> {
+        match check(unsafe { sys::zkl_election_try_acquire(self.raw()) }) {
+            Ok(_) => self.fencing_token().map(Some),
+            Err(Error::WouldBlock) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Ends a pending campaign (it leaves the line; a blocking campaign on
+    /// another thread returns `Canceled`). Never resigns a leader: `NotHeld`
+    /// when no campaign is waiting.
+    pub fn cancel(&self) -> Result<()> {
+        check(unsafe { sys::zkl_election_cancel(self.raw()) }).map(drop)
+    }
+
+    /// Resigns: leaves the election, as leader or from the line (waits for
+    /// the node's deletion, one round trip). `NotHeld` if not taking part.
+    pub fn resign(&self) -> Result<()> {
+        check(unsafe { sys::zkl_election_release(self.raw()) }).map(drop)
+    }
+
+    /// Leader, provably at this instant (computed at the call from the
+    /// monotonic clock; false while suspended and after loss).
     pub fn is_leader(&self) -> bool {
         unsafe { sys::zkl_election_is_leader(self.raw()) == 1 }
+    }
+
+    /// How long from now the leadership stays provably valid; `None` when
+    /// not leader (or suspended).
+    pub fn valid_for(&self) -> Option<Duration> {
+        let mut ms = 0i64;
+        let rc = unsafe { sys::zkl_election_valid_for(self.raw(), &mut ms) };
+        crate::lock::lease(rc, ms)
+    }
+
+    /// The lease deadline of the leadership; `None` when not leader.
+    pub fn valid_until(&self) -> Option<Instant> {
+        let now = Instant::now();
+        self.valid_for().map(|d| now + d)
+    }
+
+    /// This participant's statistics as JSON (its entry of
+    /// [`Client::stats`]).
+    pub fn stats(&self) -> Result<String> {
+        crate::client::take_json(|json, len| unsafe { sys::zkl_election_stats(self.raw(), json, len) })
     }
 
     /// Fencing token of the current term (`NotHeld` when not leader).
@@ -223,7 +290,7 @@ impl Election {
 
     /// Waits up to `timeout` for a status this participant's user has not
     /// seen yet (the latest one, if several happened): elected, in line,
-    /// lost.
+    /// suspended, restored, lost.
     pub fn next_status(&self, timeout: Duration) -> Option<ElectionStatus> {
         self.inner.client.inner.wait_until(timeout, |st| self.take_status(st))
     }
@@ -232,7 +299,7 @@ impl Election {
 /// Watches the leader of an election without taking part.
 ///
 /// ```no_run
-/// # use std::time::Duration;
+/// # use std::time::{Duration, Instant};
 /// # let client = zkl::Client::connect("127.0.0.1:2181", Duration::from_secs(10))?;
 /// let observer = client.observer("/app/leader", zkl::ElectionKind::Fair)?;
 /// if let Some(leader) = observer.next_leader(Duration::from_secs(5)) {
@@ -297,7 +364,22 @@ impl Observer {
         }
     }
 
+    /// The current leader's term (its fencing token); `None` without a
+    /// leader.
+    pub fn term(&self) -> Result<Option<u64>> {
+        let mut t = 0u64;
+        match check(unsafe { sys::zkl_observer_term(self.inner.raw, &mut t) }) {
+            Ok(_) => Ok(Some(t)),
+            Err(Error::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     pub(crate) fn take_change(&self, st: &RouterState) -> Option<Option<String>> {
+        self.take_change_with_term(st).map(|l| l.map(|(id, _)| id))
+    }
+
+    pub(crate) fn take_change_with_term(&self, st: &RouterState) -> Option<Option<(String, u64)>> {
         let slot = st.slots.get(&(self.inner.raw as usize))?;
         let seen = self.inner.seen.load(Ordering::Acquire);
         if slot.leader_gen > seen {
@@ -306,6 +388,13 @@ impl Observer {
         } else {
             None
         }
+    }
+
+    /// As [`Observer::next_leader`], with the leader's term:
+    /// `Some(Some((id, term)))`, `Some(None)` without leader, `None` on
+    /// timeout.
+    pub fn next_leader_term(&self, timeout: Duration) -> Option<Option<(String, u64)>> {
+        self.inner.client.inner.wait_until(timeout, |st| self.take_change_with_term(st))
     }
 
     /// Waits up to `timeout` for a leader this observer's user has not seen

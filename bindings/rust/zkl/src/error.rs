@@ -26,7 +26,7 @@ pub enum Error {
     InvalidArgument,
     /// `ZKL_EBADPATH`: malformed ZooKeeper path (also: an interior NUL byte).
     BadPath,
-    /// `ZKL_EBADHANDLE`: the handle was destroyed (a bug in these bindings).
+    /// `ZKL_EBADHANDLE`: the handle was destroyed.
     BadHandle,
     /// `ZKL_ETIMEDOUT`: the wait ran out.
     Timeout,
@@ -34,7 +34,7 @@ pub enum Error {
     WouldBlock,
     /// `ZKL_ECANCELED`: the acquire was cancelled.
     Canceled,
-    /// `ZKL_ENOTHELD`: release of a lock that is not held.
+    /// `ZKL_ENOTHELD`: not held (release, fencing token, lease).
     NotHeld,
     /// `ZKL_ENOTOWNER`: release by an owner token that does not hold it.
     NotOwner,
@@ -68,6 +68,25 @@ pub enum Error {
     Internal,
     /// `ZKL_ERANGE`: index or buffer size out of range.
     Range,
+    /// `ZKL_ENOTSUP`: not supported (by this build, the server, or this
+    /// combination of options).
+    NotSupported,
+    /// `ZKL_EMAXHOLD`: the maximum hold time passed; zkl released the lock.
+    MaxHold,
+    /// `ZKL_EREVOKED`: released on a revocation request.
+    Revoked,
+    /// `ZKL_ETLS`: the TLS handshake failed.
+    Tls,
+    /// `ZKL_ECERT`: the server certificate is not trusted, or a TLS file
+    /// is unreadable.
+    Cert,
+    /// `ZKL_EHOSTNAME`: the server certificate does not name the host.
+    Hostname,
+    /// `ZKL_ECLIENTCERT`: the server requires or rejected the client
+    /// certificate.
+    ClientCert,
+    /// `ZKL_EPROTOCOL`: the server broke off the session handshake.
+    Protocol,
     /// A negative code this version of the bindings does not know.
     Unknown(i32),
     /// The async runtime could not watch the client's fd (tokio feature).
@@ -101,6 +120,14 @@ impl Error {
             sys::ZKL_ENOTFOUND => Error::NotFound,
             sys::ZKL_EINTERNAL => Error::Internal,
             sys::ZKL_ERANGE => Error::Range,
+            sys::ZKL_ENOTSUP => Error::NotSupported,
+            sys::ZKL_EMAXHOLD => Error::MaxHold,
+            sys::ZKL_EREVOKED => Error::Revoked,
+            sys::ZKL_ETLS => Error::Tls,
+            sys::ZKL_ECERT => Error::Cert,
+            sys::ZKL_EHOSTNAME => Error::Hostname,
+            sys::ZKL_ECLIENTCERT => Error::ClientCert,
+            sys::ZKL_EPROTOCOL => Error::Protocol,
             other => Error::Unknown(other),
         }
     }
@@ -131,6 +158,14 @@ impl Error {
             Error::NotFound => sys::ZKL_ENOTFOUND,
             Error::Internal => sys::ZKL_EINTERNAL,
             Error::Range => sys::ZKL_ERANGE,
+            Error::NotSupported => sys::ZKL_ENOTSUP,
+            Error::MaxHold => sys::ZKL_EMAXHOLD,
+            Error::Revoked => sys::ZKL_EREVOKED,
+            Error::Tls => sys::ZKL_ETLS,
+            Error::Cert => sys::ZKL_ECERT,
+            Error::Hostname => sys::ZKL_EHOSTNAME,
+            Error::ClientCert => sys::ZKL_ECLIENTCERT,
+            Error::Protocol => sys::ZKL_EPROTOCOL,
             Error::Unknown(c) => *c,
             Error::Io(_) => return None,
         })

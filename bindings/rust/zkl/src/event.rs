@@ -81,9 +81,9 @@ pub enum EventKind {
     Suspended,
     /// Reconnected in time: held again.
     Restored,
-    /// The held lock (or leadership, or place in an election) is lost:
-    /// `Session` (expired or past the client-side deadline), `Lost` (its node
-    /// was deleted) or `Auth`.
+    /// The held lock (or leadership) is lost: `Session` (expired or past the
+    /// safety bound), `Lost` (its node was deleted), `Auth`, `MaxHold`,
+    /// `Revoked`, or `Closed` (the client was closed while holding).
     Lost(Error),
     /// A release without waiting (a guard's drop) completed: `None` on
     /// success.
@@ -92,8 +92,16 @@ pub enum EventKind {
     Elected,
     /// Joined an election; another participant leads.
     NotElected,
-    /// An observer's leader changed: the leader's id, `None` without leader.
-    LeaderChanged(Option<String>),
+    /// An observer learned the leader: its id ([`Event::fencing_token`] is
+    /// its term).
+    LeaderChanged(String),
+    /// An observer: nobody leads now.
+    NoLeader,
+    /// Someone asked this holder to let go ([`crate::Client::revoke`]).
+    RevokeRequested,
+    /// The client's statistics document (JSON), every
+    /// [`crate::ClientBuilder::stats_interval`].
+    Stats(String),
     /// An event type this version of the bindings does not know.
     Unknown(i32),
 }
@@ -109,7 +117,8 @@ pub struct Event {
     pub session_state: SessionState,
     /// Owner token of the acquire the event answers (0 if not applicable).
     pub owner: u64,
-    /// Fencing token (acquired/elected/restored events; 0 otherwise).
+    /// Fencing token of the hold (acquired, elected, suspended, restored,
+    /// lost, revoke requested), the leader's term (leader changed); else 0.
     pub fencing_token: u64,
 }
 
@@ -161,19 +170,61 @@ impl Event {
             }
             sys::ZKL_EVENT_ELECTED => EventKind::Elected,
             sys::ZKL_EVENT_NOT_ELECTED => EventKind::NotElected,
-            sys::ZKL_EVENT_LEADER_CHANGED => {
-                let mut data: *const std::ffi::c_char = std::ptr::null();
-                let mut len = 0usize;
-                sys::zkl_event_data(ev, &mut data, &mut len);
-                if data.is_null() || len == 0 {
-                    EventKind::LeaderChanged(None)
-                } else {
-                    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len);
-                    EventKind::LeaderChanged(Some(String::from_utf8_lossy(bytes).into_owned()))
-                }
-            }
+            sys::ZKL_EVENT_LEADER_CHANGED => EventKind::LeaderChanged(event_data(ev)),
+            sys::ZKL_EVENT_NO_LEADER => EventKind::NoLeader,
+            sys::ZKL_EVENT_REVOKE_REQUESTED => EventKind::RevokeRequested,
+            sys::ZKL_EVENT_STATS => EventKind::Stats(event_data(ev)),
             other => EventKind::Unknown(other),
         };
         Event { kind, source, session_state, owner, fencing_token }
     }
+}
+
+/// The event's data as text (empty when none).
+///
+/// # Safety
+/// `ev` must be a valid event.
+pub(crate) unsafe fn event_data(ev: *const sys::zkl_event) -> String {
+    let mut data: *const std::ffi::c_char = std::ptr::null();
+    let mut len = 0usize;
+    // SAFETY: valid event; the data lives as long as the event.
+    unsafe {
+        sys::zkl_event_data(ev, &mut data, &mut len);
+        if data.is_null() || len == 0 {
+            return String::new();
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(data.cast::<u8>(), len)).into_owned()
+    }
+}
+
+/// Hands a LOG event (pull form) to the `log` crate: target `zkl::<component>`
+/// ("zkl", "zookeeper", "tls", "sasl").
+///
+/// # Safety
+/// `ev` must be a valid LOG event.
+pub(crate) unsafe fn forward_log(ev: *const sys::zkl_event) {
+    let mut level = 0;
+    let mut component: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: valid event; the component lives as long as the event.
+    let (component, message) = unsafe {
+        sys::zkl_event_log(ev, &mut level, &mut component);
+        let c = if component.is_null() {
+            "zkl".into()
+        } else {
+            std::ffi::CStr::from_ptr(component).to_string_lossy()
+        };
+        (c.into_owned(), event_data(ev))
+    };
+    log_line(level, &component, &message);
+}
+
+pub(crate) fn log_line(level: i32, component: &str, message: &str) {
+    let level = match level {
+        sys::ZKL_LOG_ERROR => log::Level::Error,
+        sys::ZKL_LOG_WARN => log::Level::Warn,
+        sys::ZKL_LOG_INFO => log::Level::Info,
+        _ => log::Level::Debug,
+    };
+    let target = format!("zkl::{component}");
+    log::log!(target: &target, level, "{message}");
 }

@@ -5,10 +5,17 @@
 //! * [`Lock`]: fair, reentrant, non-fair, read/write and semaphore recipes
 //!   ([`LockKind`]); acquiring gives a [`LockGuard`] that releases on drop
 //!   and carries a **fencing token** that strictly increases across holders.
-//! * [`Election`] (fair or unfair) and [`Observer`] (watch the leader).
-//! * Lost-lock notification: [`LockGuard::wait_lost`], [`LockGuard::is_held`],
-//!   events ([`Client::wait_event`]), and with the `tokio` feature
-//!   `guard.lost().await`.
+//! * [`Election`] (fair or non-fair) and [`Observer`] (watch the leader and
+//!   its term).
+//! * Leases: [`LockGuard::valid_until`] / [`Election::valid_until`] say until
+//!   when a hold is provably valid; `is_held` / `is_leader` are computed at
+//!   the call from the monotonic clock.
+//! * Loss is always delivered as an error: [`LockGuard::wait_lost`], events
+//!   ([`Client::wait_event`]), and with the `tokio` feature
+//!   `guard.lost().await` (`Err(Session)` on expiry, `Err(Closed)` when the
+//!   client is closed while holding).
+//! * Statistics as JSON ([`Client::stats`], [`Lock::stats`],
+//!   [`Election::stats`]); libzkl's log lines go to the [`log`] crate.
 //!
 //! Blocking methods end in `_blocking` (or are named `wait_*`); with the
 //! `tokio` feature the same operations exist as futures
@@ -65,14 +72,14 @@ mod lock;
 
 #[cfg(feature = "tokio")]
 pub use asyncio::{Acquire, Campaign};
-pub use client::{Acl, Client, ClientBuilder, Counter, InspectKind, Participant};
+pub use client::{Acl, Client, ClientBuilder, InspectKind, Participant, Sasl, Tls};
 pub use election::{Election, ElectionKind, ElectionStatus, Observer};
 pub use error::{strerror, Error, Result};
 pub use event::{Event, EventKind, HandleId, SessionState, Source};
-pub use lock::{Lock, LockBuilder, LockGuard, LockKind, DEFAULT_OWNER};
+pub use lock::{Lock, LockBuilder, LockGuard, LockKind, Revocation, DEFAULT_OWNER};
 pub use zkl_sys as sys;
 
-/// The linked libzkl's version string, e.g. `"0.1.0"`.
+/// The linked libzkl's version string, e.g. `"0.2.0"`.
 pub fn version() -> String {
     // SAFETY: a static NUL-terminated string.
     unsafe { std::ffi::CStr::from_ptr(sys::zkl_version_string()) }.to_string_lossy().into_owned()

@@ -1,13 +1,45 @@
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use zkl_sys as sys;
 
 use crate::error::check;
 use crate::{c_path, timeout_ms, Client, Error, HandleId, Result};
 
-/// The owner token used by the methods without an `_as` suffix.
-pub const DEFAULT_OWNER: u64 = 1;
+/// The owner token used by the methods without an `_as` suffix
+/// (`ZKL_DEFAULT_OWNER`): the handle itself is the owner, so any thread or
+/// task may release what another acquired.
+pub const DEFAULT_OWNER: u64 = sys::ZKL_DEFAULT_OWNER as u64;
+
+/// What a holder does when someone asks it to let go
+/// ([`Client::revoke`], Curator's Revoker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Revocation {
+    /// Not watched (no extra request per hold).
+    #[default]
+    Ignore,
+    /// An [`crate::EventKind::RevokeRequested`] event; the holder decides.
+    Notify,
+    /// The event, then zkl releases by itself and delivers lost with
+    /// [`Error::Revoked`].
+    Release,
+}
+
+impl Revocation {
+    pub(crate) fn raw(self) -> i32 {
+        match self {
+            Revocation::Ignore => sys::ZKL_REVOKE_IGNORE,
+            Revocation::Notify => sys::ZKL_REVOKE_NOTIFY,
+            Revocation::Release => sys::ZKL_REVOKE_RELEASE,
+        }
+    }
+}
+
+/// A lease answer in milliseconds (`zkl_*_valid_for`) as a duration, `None`
+/// when not held (or not provably valid).
+pub(crate) fn lease(rc: i32, ms: i64) -> Option<Duration> {
+    (rc == 0 && ms > 0).then(|| Duration::from_millis(ms as u64))
+}
 
 /// The recipe of a [`Lock`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,9 +82,33 @@ pub struct LockBuilder {
     path: String,
     kind: LockKind,
     data: Vec<u8>,
+    leases: u32,
+    max_hold: Option<Duration>,
+    on_revoke: Revocation,
 }
 
 impl LockBuilder {
+    /// Semaphore: leases taken per acquisition, all or none (1..=max_leases,
+    /// default 1); one node, one fencing token for them all.
+    pub fn leases(mut self, leases: u32) -> Self {
+        self.leases = leases;
+        self
+    }
+
+    /// A hold ends after this long: zkl releases it and delivers lost with
+    /// [`Error::MaxHold`] (default: no limit).
+    pub fn max_hold(mut self, max: Duration) -> Self {
+        self.max_hold = Some(max);
+        self
+    }
+
+    /// What a holder does on a revocation request (default
+    /// [`Revocation::Ignore`]).
+    pub fn on_revoke(mut self, what: Revocation) -> Self {
+        self.on_revoke = what;
+        self
+    }
+
     /// The recipe (default [`LockKind::Fair`]).
     pub fn kind(mut self, kind: LockKind) -> Self {
         self.kind = kind;
@@ -70,13 +126,18 @@ impl LockBuilder {
     pub fn build(self) -> Result<Lock> {
         let path = c_path(&self.path)?;
         let mut opts = std::mem::MaybeUninit::<sys::zkl_lock_options>::zeroed();
-        check(unsafe { sys::zkl_lock_options_init(opts.as_mut_ptr(), sys::ZKL_LOCK_OPTIONS_VERSION) })?;
+        check(unsafe { sys::zkl_lock_options_init(opts.as_mut_ptr(), sys::ZKL_LOCK_OPTIONS_VERSION as u32) })?;
         // SAFETY: initialised by zkl_lock_options_init.
         let mut opts = unsafe { opts.assume_init() };
         opts.kind = self.kind.raw();
         if let LockKind::Semaphore { max_leases } = self.kind {
             opts.max_leases = i32::try_from(max_leases).map_err(|_| Error::InvalidArgument)?;
+            opts.leases = i32::try_from(self.leases).map_err(|_| Error::InvalidArgument)?;
         }
+        if let Some(max) = self.max_hold {
+            opts.max_hold_ms = timeout_ms(max).max(1);
+        }
+        opts.on_revoke = self.on_revoke.raw();
         if !self.data.is_empty() {
             opts.data = self.data.as_ptr().cast();
             opts.data_len = self.data.len();
@@ -131,7 +192,15 @@ impl Client {
 
     /// A builder for a lock with node data or another kind.
     pub fn lock_builder(&self, path: &str) -> LockBuilder {
-        LockBuilder { client: self.clone(), path: path.to_string(), kind: LockKind::Fair, data: Vec::new() }
+        LockBuilder {
+            client: self.clone(),
+            path: path.to_string(),
+            kind: LockKind::Fair,
+            data: Vec::new(),
+            leases: 1,
+            max_hold: None,
+            on_revoke: Revocation::Ignore,
+        }
     }
 }
 
@@ -171,6 +240,17 @@ unsafe impl Sync for LockInner {}
 
 impl Drop for LockInner {
     fn drop(&mut self) {
+        // Reached with a hold only when a guard was forgotten
+        // (LockGuard::forget) and every handle dropped: say so, never
+        // release silently.
+        let holds = unsafe { sys::zkl_lock_hold_count(self.raw) };
+        if holds > 0 {
+            log::warn!(
+                target: "zkl::zkl",
+                "lock handle on {} dropped while held ({holds} hold(s) of a forgotten guard): releasing",
+                self.path
+            );
+        }
         self.client.inner.remove_slot(self.raw as usize);
         // Releases or cancels; the node is deleted in the background.
         unsafe { sys::zkl_lock_destroy(self.raw) };
@@ -280,10 +360,34 @@ impl Lock {
         check(unsafe { sys::zkl_lock_cancel(self.raw()) }).map(drop)
     }
 
-    /// Held, and the session known to be good (never true while suspended
-    /// or after loss).
+    /// Held and provably valid at this instant (computed at the call from
+    /// the monotonic clock and the last time the server heard from this
+    /// client): false while suspended, after loss, after close, and on the
+    /// first call after the process was frozen past the safety bound.
     pub fn is_held(&self) -> bool {
         unsafe { sys::zkl_lock_is_held(self.raw()) == 1 }
+    }
+
+    /// How long from now the hold stays provably valid even if the server
+    /// is never heard from again; `None` when not held (or suspended, or
+    /// past the bound).
+    pub fn valid_for(&self) -> Option<Duration> {
+        let mut ms = 0i64;
+        let rc = unsafe { sys::zkl_lock_valid_for(self.raw(), &mut ms) };
+        lease(rc, ms)
+    }
+
+    /// The lease deadline: the instant until which the hold stays provably
+    /// valid (hand it to the work as its own deadline, and pass the fencing
+    /// token to the resource). `None` when not held.
+    pub fn valid_until(&self) -> Option<Instant> {
+        let now = Instant::now();
+        self.valid_for().map(|d| now + d)
+    }
+
+    /// This handle's statistics as JSON (its entry of [`Client::stats`]).
+    pub fn stats(&self) -> Result<String> {
+        crate::client::take_json(|json, len| unsafe { sys::zkl_lock_stats(self.raw(), json, len) })
     }
 
     /// Current hold count (0 when not held).
@@ -299,9 +403,11 @@ impl Lock {
     }
 }
 
-/// One hold of a [`Lock`]. Dropping it releases the hold (without waiting
-/// for the server; use [`LockGuard::release_blocking`] to wait and see the
-/// outcome). `Send` and `Sync`: it may be released from any thread or task.
+/// One hold of a [`Lock`]. Dropping it releases the hold, explicitly and at
+/// once (without waiting for the server; use [`LockGuard::release_blocking`]
+/// to wait and see the outcome): keep the guard alive as long as you hold
+/// the lock. Dropping the [`Lock`] handle does not release a guard's hold.
+/// `Send` and `Sync`: it may be released from any thread or task.
 #[must_use = "dropping the guard releases the lock"]
 pub struct LockGuard {
     lock: Lock,
@@ -338,10 +444,26 @@ impl LockGuard {
         &self.lock
     }
 
-    /// Still held, with the session known to be good. False while the
-    /// connection is suspended and after the lock is lost.
+    /// Still held and provably valid at this instant (see
+    /// [`Lock::is_held`]).
     pub fn is_held(&self) -> bool {
-        self.lock.is_held()
+        self.lock.is_held() && self.lost_error().is_none()
+    }
+
+    /// How long from now this hold stays provably valid; `None` when not
+    /// held (see [`Lock::valid_for`]).
+    pub fn valid_for(&self) -> Option<Duration> {
+        if self.lost_error().is_some() {
+            return None;
+        }
+        self.lock.valid_for()
+    }
+
+    /// The lease deadline of this hold; `None` when not held (see
+    /// [`Lock::valid_until`]).
+    pub fn valid_until(&self) -> Option<Instant> {
+        let now = Instant::now();
+        self.valid_for().map(|d| now + d)
     }
 
     /// Whether the lock was lost since this guard's acquisition, as far as
@@ -362,8 +484,9 @@ impl LockGuard {
     }
 
     /// Waits up to `timeout` for the lock to be lost: `Some(Session)` when
-    /// the session expired or was disconnected past the client-side
-    /// deadline, `Some(Lost)` when the node was deleted. `None` if the time
+    /// the session expired or was disconnected past the safety bound,
+    /// `Some(Closed)` when the client was closed, `Some(Lost)` when the node
+    /// was deleted (also `MaxHold`, `Revoked`, `Auth`). `None` if the time
     /// ran out with the lock still held (or merely suspended).
     pub fn wait_lost(&self, timeout: Duration) -> Option<Error> {
         self.lock.client().inner.wait_until(timeout, |st| self.lost_in(st))

@@ -44,7 +44,7 @@ async fn eventually_async(mut f: impl FnMut() -> bool) -> bool {
 }
 
 async fn connect() -> Client {
-    bounded(ClientBuilder::new(servers()).connect_async()).await.unwrap()
+    bounded(ClientBuilder::new(servers()).connect_async(CONNECT)).await.unwrap()
 }
 
 #[test]
@@ -303,12 +303,12 @@ fn campaign_observer_and_statuses() {
         let tb = bounded(campaign).await.unwrap().unwrap();
         assert!(tb > ta);
         assert_eq!(bounded(observer.leader_changed()).await.unwrap().as_deref(), Some("beta"));
-        // Unfair kind too.
-        let p2 = unique_path("async-unfair");
-        let u1 = a.election_of(&p2, "u1", ElectionKind::Unfair).unwrap();
-        let u2 = b.election_of(&p2, "u2", ElectionKind::Unfair).unwrap();
+        // Non-fair kind too.
+        let p2 = unique_path("async-nonfair");
+        let u1 = a.election_of(&p2, "u1", ElectionKind::NonFair).unwrap();
+        let u2 = b.election_of(&p2, "u2", ElectionKind::NonFair).unwrap();
         let t1 = bounded(u1.campaign()).await.unwrap();
-        u2.start().unwrap();
+        u2.start_campaign(Duration::MAX).unwrap();
         assert_eq!(bounded(u2.status_changed()).await.unwrap(), zkl::ElectionStatus::NotElected);
         drop(u1);
         assert!(matches!(bounded(u2.status_changed()).await.unwrap(), zkl::ElectionStatus::Elected(t) if t > t1));

@@ -226,9 +226,9 @@ fn election_statuses_arrive_as_events() {
     let path = unique_path("election-events");
     let ea = a.election(&path, "first").unwrap();
     let eb = b.election(&path, "second").unwrap();
-    ea.start().unwrap();
+    ea.start_campaign(Duration::MAX).unwrap();
     assert!(matches!(ea.next_status(LONG), Some(ElectionStatus::Elected(t)) if t > 0));
-    eb.start().unwrap();
+    eb.start_campaign(Duration::MAX).unwrap();
     assert_eq!(eb.next_status(LONG), Some(ElectionStatus::NotElected));
     assert_eq!(eb.next_status(SHORT), None); // nothing new
     ea.resign().unwrap();
@@ -240,12 +240,12 @@ fn election_statuses_arrive_as_events() {
 }
 
 #[test]
-fn unfair_election_elects_one() {
+fn nonfair_election_elects_one() {
     let (a, b) = (client(), client());
     let path = unique_path("unfair");
-    let ea = a.election_of(&path, "a", ElectionKind::Unfair).unwrap();
-    let eb = b.election_of(&path, "b", ElectionKind::Unfair).unwrap();
-    let observer = a.observer(&path, ElectionKind::Unfair).unwrap();
+    let ea = a.election_of(&path, "a", ElectionKind::NonFair).unwrap();
+    let eb = b.election_of(&path, "b", ElectionKind::NonFair).unwrap();
+    let observer = a.observer(&path, ElectionKind::NonFair).unwrap();
     let ta = ea.campaign_blocking(LONG).unwrap();
     assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), Error::Timeout);
     assert!(eventually(LONG, || observer.leader().unwrap().as_deref() == Some("a")));
@@ -309,7 +309,7 @@ fn error_codes_map_both_ways() {
 }
 
 #[test]
-fn client_session_fd_and_counters() {
+fn client_session_fd_and_stats() {
     let c = client();
     assert_eq!(c.state(), SessionState::Connected);
     assert!(c.session_id().is_some());
@@ -319,7 +319,8 @@ fn client_session_fd_and_counters() {
     assert!(fd >= 0);
     assert_eq!(c.as_fd().as_raw_fd(), fd);
     assert_eq!(c.clone().as_raw_fd(), fd, "stable and shared by clones");
-    assert!(c.counter(zkl::Counter::Sessions) >= 1);
+    let stats = parse_json(&c.stats().unwrap());
+    assert_eq!(stats.get("client").and_then(|c| c.num("sessions")), Some(1.0));
     assert!(!zkl::version().is_empty());
     // The connect produced a session event.
     let ev = std::iter::from_fn(|| c.next_event()).find(|e| e.source == Source::Client).unwrap();

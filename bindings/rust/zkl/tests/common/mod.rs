@@ -121,3 +121,223 @@ pub fn eventually(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
 pub fn nodes(c: &Client, path: &str, kind: LockKind) -> usize {
     c.inspect(path, InspectKind::Lock(kind), LONG).expect("inspect").len()
 }
+
+/// A parsed JSON value (enough to check the statistics documents without a
+/// JSON crate).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn num(&self, key: &str) -> Option<f64> {
+        match self.get(key)? {
+            Json::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// Parses a whole JSON document; panics with the position on a syntax error.
+pub fn parse_json(text: &str) -> Json {
+    struct P<'a> {
+        b: &'a [u8],
+        i: usize,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.i < self.b.len() && self.b[self.i].is_ascii_whitespace() {
+                self.i += 1;
+            }
+        }
+        fn fail(&self, what: &str) -> ! {
+            panic!("JSON: {what} at byte {}", self.i)
+        }
+        fn eat(&mut self, c: u8) {
+            self.ws();
+            if self.b.get(self.i) != Some(&c) {
+                self.fail(&format!("expected {:?}", c as char));
+            }
+            self.i += 1;
+        }
+        fn string(&mut self) -> String {
+            self.eat(b'"');
+            let mut out = Vec::new();
+            loop {
+                let Some(&c) = self.b.get(self.i) else { self.fail("unterminated string") };
+                self.i += 1;
+                match c {
+                    b'"' => break,
+                    b'\\' => {
+                        let e = self.b[self.i];
+                        self.i += 1;
+                        match e {
+                            b'u' => {
+                                let hex = std::str::from_utf8(&self.b[self.i..self.i + 4]).unwrap();
+                                let cp = u32::from_str_radix(hex, 16).unwrap_or_else(|_| self.fail("bad \\u"));
+                                self.i += 4;
+                                let ch = char::from_u32(cp).unwrap_or('\u{fffd}');
+                                out.extend_from_slice(ch.to_string().as_bytes());
+                            }
+                            b'n' => out.push(b'\n'),
+                            b't' => out.push(b'\t'),
+                            b'r' => out.push(b'\r'),
+                            b'b' => out.push(8),
+                            b'f' => out.push(12),
+                            other => out.push(other),
+                        }
+                    }
+                    c if c < 0x20 => self.fail("control character in string"),
+                    c => out.push(c),
+                }
+            }
+            String::from_utf8(out).unwrap_or_else(|_| self.fail("bad UTF-8"))
+        }
+        fn value(&mut self) -> Json {
+            self.ws();
+            match self.b.get(self.i) {
+                Some(b'{') => {
+                    self.i += 1;
+                    let mut fields = Vec::new();
+                    self.ws();
+                    if self.b.get(self.i) == Some(&b'}') {
+                        self.i += 1;
+                        return Json::Obj(fields);
+                    }
+                    loop {
+                        let k = self.string();
+                        self.eat(b':');
+                        fields.push((k, self.value()));
+                        self.ws();
+                        match self.b.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b'}') => {
+                                self.i += 1;
+                                return Json::Obj(fields);
+                            }
+                            _ => self.fail("expected , or }"),
+                        }
+                    }
+                }
+                Some(b'[') => {
+                    self.i += 1;
+                    let mut items = Vec::new();
+                    self.ws();
+                    if self.b.get(self.i) == Some(&b']') {
+                        self.i += 1;
+                        return Json::Arr(items);
+                    }
+                    loop {
+                        items.push(self.value());
+                        self.ws();
+                        match self.b.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b']') => {
+                                self.i += 1;
+                                return Json::Arr(items);
+                            }
+                            _ => self.fail("expected , or ]"),
+                        }
+                    }
+                }
+                Some(b'"') => Json::Str(self.string()),
+                Some(b't') if self.b[self.i..].starts_with(b"true") => {
+                    self.i += 4;
+                    Json::Bool(true)
+                }
+                Some(b'f') if self.b[self.i..].starts_with(b"false") => {
+                    self.i += 5;
+                    Json::Bool(false)
+                }
+                Some(b'n') if self.b[self.i..].starts_with(b"null") => {
+                    self.i += 4;
+                    Json::Null
+                }
+                Some(c) if *c == b'-' || c.is_ascii_digit() => {
+                    let start = self.i;
+                    while self.i < self.b.len() && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                        self.i += 1;
+                    }
+                    let s = std::str::from_utf8(&self.b[start..self.i]).unwrap();
+                    Json::Num(s.parse().unwrap_or_else(|_| self.fail("bad number")))
+                }
+                _ => self.fail("unexpected character"),
+            }
+        }
+    }
+    let mut p = P { b: text.as_bytes(), i: 0 };
+    let v = p.value();
+    p.ws();
+    if p.i != p.b.len() {
+        p.fail("trailing characters");
+    }
+    v
+}
+
+/// Expires `client`'s session for real: connects to the server as that
+/// session (same id and password) and closes it, pipelining connect and
+/// closeSession on one socket (ZooKeeper's jute wire format), repeated until
+/// the server confirms the close or answers that the session is expired.
+pub fn expire_session(servers: &str, client: &Client) {
+    use std::io::{Read, Write};
+    let sid = client.session_id().expect("a session");
+    let passwd = client.session_password().unwrap();
+    let addr = servers.split(',').next().unwrap().to_string();
+    let read_packet = |s: &mut std::net::TcpStream| -> std::io::Result<Vec<u8>> {
+        let mut n = [0u8; 4];
+        s.read_exact(&mut n)?;
+        let mut buf = vec![0u8; i32::from_be_bytes(n) as usize];
+        s.read_exact(&mut buf)?;
+        Ok(buf)
+    };
+    let once = || -> std::io::Result<bool> {
+        let mut s = std::net::TcpStream::connect(&addr)?;
+        s.set_read_timeout(Some(Duration::from_secs(5)))?;
+        let mut connect = Vec::new();
+        connect.extend_from_slice(&0i32.to_be_bytes()); // protocol version
+        connect.extend_from_slice(&0i64.to_be_bytes()); // last zxid seen
+        connect.extend_from_slice(&30000i32.to_be_bytes());
+        connect.extend_from_slice(&(sid as i64).to_be_bytes());
+        connect.extend_from_slice(&(passwd.len() as i32).to_be_bytes());
+        connect.extend_from_slice(&passwd);
+        connect.push(0); // read-only: false
+        let mut close = Vec::new();
+        close.extend_from_slice(&1i32.to_be_bytes()); // xid
+        close.extend_from_slice(&(-11i32).to_be_bytes()); // OpCode.closeSession
+        let mut out = Vec::new();
+        out.extend_from_slice(&(connect.len() as i32).to_be_bytes());
+        out.extend_from_slice(&connect);
+        out.extend_from_slice(&(close.len() as i32).to_be_bytes());
+        out.extend_from_slice(&close);
+        s.write_all(&out)?;
+        let reply = read_packet(&mut s)?;
+        let timeout = i32::from_be_bytes(reply[4..8].try_into().unwrap());
+        let got = i64::from_be_bytes(reply[8..16].try_into().unwrap());
+        if timeout <= 0 || got as u64 != sid {
+            return Ok(true); // already expired
+        }
+        let header = read_packet(&mut s)?;
+        let xid = i32::from_be_bytes(header[0..4].try_into().unwrap());
+        let err = i32::from_be_bytes(header[12..16].try_into().unwrap());
+        Ok(xid == 1 && err == 0)
+    };
+    let deadline = Instant::now() + LONG;
+    while Instant::now() < deadline {
+        if let Ok(true) = once() {
+            return;
+        }
+    }
+    panic!("could not expire session 0x{sid:x}");
+}
