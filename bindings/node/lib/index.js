@@ -469,8 +469,18 @@ class Election extends Handle {
         return;
       }
       if (this._campaign) throw new ZklError(codes.EBUSY, `campaign ${this.path}`);
-      check(native.electionAcquireAsync(this._h, ms), `campaign ${this.path}`);
-      const rec = { resolve, reject, signal, aborted: false, onAbort: null };
+      const rc = native.electionAcquireAsync(this._h, ms);
+      const rec = { resolve, reject, signal, aborted: false, onAbort: null, timer: null, timedOut: false };
+      if (rc === codes.EBUSY && this._joined) {
+        // Back in line by itself after a loss (zkl rejoins a lost leader):
+        // wait there, with this call's deadline; on timeout it leaves, as
+        // a campaign that timed out does.
+        const giveUp = () => { rec.timedOut = true; native.electionCancel(this._h); };
+        if (ms === 0) giveUp();
+        else if (ms > 0) rec.timer = setTimeout(giveUp, ms);
+      } else {
+        check(rc, `campaign ${this.path}`);
+      }
       if (signal) {
         rec.onAbort = () => {
           rec.aborted = true;
@@ -488,6 +498,7 @@ class Election extends Handle {
     const rec = this._campaign;
     if (!rec) return;
     this._campaign = null;
+    if (rec.timer) clearTimeout(rec.timer);
     if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
     fn(rec);
   }
@@ -545,8 +556,12 @@ class Election extends Handle {
       case EV.ACQUIRE_FAILED:
         this._leader = false;
         this._joined = false;
-        this._settle((rec) => rec.reject(rec.aborted && ev.error === codes.ECANCELED
-          ? abortError(rec.signal) : new ZklError(ev.error, `campaign ${this.path}`)));
+        this._settle((rec) => {
+          if (rec.aborted && ev.error === codes.ECANCELED) rec.reject(abortError(rec.signal));
+          else if (rec.timedOut && ev.error === codes.ECANCELED) {
+            rec.reject(new ZklError(codes.ETIMEDOUT, `campaign ${this.path}`));
+          } else rec.reject(new ZklError(ev.error, `campaign ${this.path}`));
+        });
         break;
       case EV.SUSPENDED:
         this.emit('suspended');

@@ -199,6 +199,28 @@ test('lost_on_session_expiry', async () => {
   await c.close();
 });
 
+test('lost_on_session_expiry: a leader rejoins by itself, and campaign() waits in that line', async () => {
+  const c = await zkl.connect(servers());
+  const p = uniquePath('expiry-election');
+  const e = c.election(p, { id: 'me' });
+  const t1 = await e.campaign();
+  const other = b.election(p, { id: 'other' });
+  const lost = nextEvent(e, 'lost', 30000);
+  await expireSession(servers(), c);
+  const [err] = await lost;
+  assert.equal(err.code, 'ZKL_ESESSION');
+  assert.equal(e.isLeader, false);
+  // Meanwhile another participant leads; this one is back in line by itself.
+  const t2 = await within(other.campaign(), 20000, 'other elected');
+  assert.ok(t2 > t1);
+  await until(async () => await nodes(b, p, { election: true }) === 2, 20000, 'rejoined');
+  await rejectsWith(e.campaign({ timeout: 200 }), 'ZKL_ETIMEDOUT');
+  assert.equal(await nodes(b, p, { election: true }), 1, 'the timed-out campaign left');
+  await other.release();
+  other.close();
+  await c.close();
+});
+
 test('lost_on_client_close', async () => {
   const c = await zkl.connect(servers());
   const p = uniquePath('close-lost');
