@@ -60,10 +60,19 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   if (opts.tls_insecure_skip_hostname_check != 0 && opts.tls_insecure_skip_hostname_check != 1) {
     return ZKL_EINVAL;
   }
-  // Not yet implemented by this build.
-  if (opts.tls_ca_file != nullptr || opts.sasl_mechanism != nullptr || opts.connect_timeout_ms > 0) {
-    return ZKL_ENOTSUP;
+  // TLS files without a CA bundle (which turns TLS on) are a mistake, not
+  // a request for plaintext.
+  bool tls = opts.tls_ca_file != nullptr;
+  if (tls && opts.tls_ca_file[0] == '\0') return ZKL_EINVAL;
+  if (!tls && (opts.tls_cert_file != nullptr || opts.tls_key_file != nullptr ||
+               opts.tls_key_password != nullptr)) {
+    return ZKL_EINVAL;
   }
+  // A key belongs to a certificate (a key alone authenticates nothing).
+  if (opts.tls_key_file != nullptr && opts.tls_cert_file == nullptr) return ZKL_EINVAL;
+  // SASL (DIGEST-MD5, GSSAPI) is not implemented by this build yet: the C
+  // client has it (Cyrus SASL), zkl does not pass it through.
+  if (opts.sasl_mechanism != nullptr) return ZKL_ENOTSUP;
   std::string hosts = opts.servers;
   if (opts.chroot != nullptr && opts.chroot[0] != '\0') {
     if (ValidatePath(opts.chroot) != ZKL_OK) return ZKL_EBADPATH;
@@ -75,6 +84,18 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   c->connect_.session_timeout_ms = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
   c->connect_.creator_acl = opts.acl == ZKL_ACL_CREATOR;
   if (opts.digest_auth) c->connect_.digest = opts.digest_auth;
+  // The header's default: a third of the session timeout.
+  c->connect_.connect_timeout_ms =
+      opts.connect_timeout_ms > 0 ? opts.connect_timeout_ms : c->connect_.session_timeout_ms / 3;
+  if (tls) {
+    c->connect_.tls_ca_file = opts.tls_ca_file;
+    if (opts.tls_cert_file) c->connect_.tls_cert_file = opts.tls_cert_file;
+    if (opts.tls_key_file) c->connect_.tls_key_file = opts.tls_key_file;
+    // A secret: kept (for the sessions that replace a lost one) until the
+    // client closes, then wiped.
+    if (opts.tls_key_password) c->connect_.tls_key_password = opts.tls_key_password;
+    c->connect_.tls_verify_hostname = opts.tls_insecure_skip_hostname_check == 0;
+  }
   c->lost_after_ms_ = opts.lost_after_ms;
   c->host_driven_ = opts.io == ZKL_IO_HOST;
   c->session_cb_ = opts.cb;
@@ -90,7 +111,10 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
     MutexLock lock(&c->mu_);
     c->connecting_since_ = MonoNow();
     if (c->stats_interval_ms_ > 0) c->stats_due_ = MonoNow() + absl::Milliseconds(c->stats_interval_ms_);
-    if (int rc = c->StartSession()) return rc;
+    if (int rc = c->StartSession()) {
+      c->WipeSecrets();
+      return rc;
+    }
   }
   if (c->host_driven_) {
     // Pending events make the host's fd readable too; and a first round of
@@ -151,6 +175,19 @@ void Client::Close() {
   MutexLock lock(&mu_);
   while (driving_) changed_.Wait(&mu_);  // a host thread inside the loop
   EndSession();  // closes the session on the server (bounded wait)
+  WipeSecrets();  // no session follows
+}
+
+void Client::WipeSecrets() {
+  WipeSecret(connect_.digest);
+  WipeSecret(connect_.tls_key_password);
+}
+
+void Client::NoteConnectError() {
+  // Why the attempts fail while there is no session (wait_connected
+  // reports it): the C client knows after each attempt.
+  if (!session_ || connected()) return;
+  if (int e = session_->LastConnectError()) last_error_ = e;
 }
 
 // ---------------------------------------------------------------------------
@@ -162,6 +199,7 @@ void Client::PrepareIo(IoPlan *plan) {
   if (session_ && !stop_) {
     ZkSession::Interest in;
     ZkRc rc = session_->GetInterest(&in);
+    NoteConnectError();  // the interest call times attempts out
     plan->fd = in.fd;
     plan->read = in.read;
     plan->write = in.write;
@@ -179,7 +217,10 @@ void Client::PrepareIo(IoPlan *plan) {
 
 void Client::OnIo(bool readable, bool writable, bool woken) {
   loop_waiting_ = false;
-  if (session_ && (readable || writable)) session_->Process(readable, writable);
+  if (session_ && (readable || writable)) {
+    session_->Process(readable, writable);
+    NoteConnectError();
+  }
   RunDueWork();
   if (host_driven_) {
     // The host polls what this round registered until it dispatches again:
@@ -453,7 +494,8 @@ void Client::OnZkState(ZkState zstate) {
   } else if (zstate == ZkState::kAuthFailed) {
     Log(ZKL_LOG_ERROR, "zkl", "authentication failed");
     for (auto &l : LiveListeners()) l->OnSessionLost(ZKL_EAUTH);
-    if (last_error_ == 0) last_error_ = ZKL_EAUTH;
+    // The transport worked (a TLS failure never gets this far).
+    last_error_ = ZKL_EAUTH;
     SetState(ZKL_SESSION_AUTH_FAILED, last_error_);
   }
 }

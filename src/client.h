@@ -169,6 +169,8 @@ class Client : public Handle, private ZkSink, private IoDriver {
   Client();
   int StartSession() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EndSession() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void WipeSecrets() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void NoteConnectError() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Request *NewRequest(Listener *l, int op, const std::string &path)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   template <typename Fn>
@@ -196,7 +198,8 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void PrepareIo(IoPlan *plan) override;
   void OnIo(bool readable, bool writable, bool woken) override;
 
-  // Options (immutable after Create).
+  // Options (immutable after Create; the secrets in connect_ are wiped by
+  // Close, under mu_).
   ZkConnectParams connect_;
   int32_t lost_after_ms_ = 0;
   bool host_driven_ = false;

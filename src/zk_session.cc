@@ -5,6 +5,7 @@
 #include "zookeeper.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <mutex>
 #include <cstring>
 #include <unordered_set>
@@ -200,14 +201,18 @@ int ToMode(int mode) {
 // one), which it would hand to memcpy.
 const char *DataPtr(std::string_view data) { return data.empty() ? "" : data.data(); }
 
-void Wipe(std::string &secret) {
+void Wipe(std::string &secret) { WipeSecret(secret); }
+
+const char *OrNull(const std::string &s) { return s.empty() ? nullptr : s.c_str(); }
+
+}  // namespace
+
+void WipeSecret(std::string &secret) {
   // volatile: the wipe is not optimized away as a dead store.
   volatile char *p = secret.data();
   for (size_t i = 0; i < secret.size(); ++i) p[i] = 0;
   secret.clear();
 }
-
-}  // namespace
 
 // One multi in flight: the C client needs the ops, results and buffers to
 // live until its completion.
@@ -264,13 +269,32 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
   }
   SetClientLogLevelOnce();
   Running running(impl.get());
-  impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
-                             nullptr, impl.get(), ZOO_NO_LOG_CLIENTENV, &LogLine);
+  if (params.tls_ca_file.empty()) {
+    impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
+                               nullptr, impl.get(), ZOO_NO_LOG_CLIENTENV, &LogLine);
+  } else {
+    // Our patched client (0004): a verified, non-blocking TLS handshake.
+    // The context (with the decrypted key) is built now; the passphrase is
+    // not kept by the C client.
+    zoo_tls_params_t tls{};
+    tls.ca_file = params.tls_ca_file.c_str();
+    tls.cert_file = OrNull(params.tls_cert_file);
+    tls.key_file = OrNull(params.tls_key_file);
+    tls.key_password = OrNull(params.tls_key_password);
+    tls.verify_hostname = params.tls_verify_hostname ? 1 : 0;
+    errno = 0;
+    impl->zh = zookeeper_init_secure(params.hosts.c_str(), &SessionWatcher,
+                                     params.session_timeout_ms, nullptr, impl.get(),
+                                     ZOO_NO_LOG_CLIENTENV, &LogLine, &tls, nullptr);
+  }
   if (impl->zh == nullptr) {
-    *error = errno == EINVAL ? ZKL_EINVAL : ZKL_ENOMEM;
+    // EPROTO: a TLS file could not be read (or the key's passphrase is wrong).
+    *error = errno == EINVAL ? ZKL_EINVAL : errno == EPROTO ? ZKL_ECERT
+             : errno == ENOTSUP ? ZKL_ENOTSUP : ZKL_ENOMEM;
     Wipe(impl->digest);
     return nullptr;
   }
+  if (params.connect_timeout_ms > 0) zoo_set_connect_timeout(impl->zh, params.connect_timeout_ms);
   // The C client otherwise re-resolves the host list on every loop
   // iteration; reconnects still resolve.
   zoo_set_servers_resolution_delay(impl->zh, -1);
@@ -411,6 +435,18 @@ bool ZkSession::Password(uint8_t out[16]) const {
   static_assert(sizeof id->passwd == 16);
   std::memcpy(out, id->passwd, sizeof id->passwd);
   return true;
+}
+
+int ZkSession::LastConnectError() const {
+  switch (zoo_last_connect_error(impl_->zh)) {
+    case ZOO_CONN_TLS_HANDSHAKE: return ZKL_ETLS;
+    case ZOO_CONN_TLS_CERT: return ZKL_ECERT;
+    case ZOO_CONN_TLS_HOSTNAME: return ZKL_EHOSTNAME;
+    case ZOO_CONN_TLS_CLIENT_CERT: return ZKL_ECLIENTCERT;
+    case ZOO_CONN_PROTOCOL: return ZKL_EPROTOCOL;
+    case ZOO_CONN_TIMEOUT: return ZKL_ETIMEDOUT;
+    default: return ZKL_OK;
+  }
 }
 
 int ZkError(ZkRc rc) {

@@ -107,7 +107,19 @@ struct ZkConnectParams {
   bool creator_acl = false;  // created nodes: creator all, world read
   std::string digest;        // "user:password" (secret)
   int log_level = 0;         // ZKL_LOG_* the sink wants (0: none)
+  // Bound of one connection attempt: TCP connect, TLS and session
+  // handshakes (0: the C client's default, 2/3 of the session timeout).
+  int connect_timeout_ms = 0;
+  // TLS: on when tls_ca_file is not empty. Files are PEM.
+  std::string tls_ca_file;
+  std::string tls_cert_file;     // client certificate (chain), or empty
+  std::string tls_key_file;      // its key (empty: in the certificate file)
+  std::string tls_key_password;  // secret; only used while Open runs
+  bool tls_verify_hostname = true;
 };
+
+// Overwrites a secret in place (not optimized away), then empties it.
+void WipeSecret(std::string &secret);
 
 class ZkSession {
  public:
@@ -152,6 +164,10 @@ class ZkSession {
   int negotiated_timeout_ms() const;
   // The session's 16-byte password; false without a session.
   bool Password(uint8_t out[16]) const;
+  // Why the last connection attempt failed, as a ZKL_E* code (ZKL_ETLS,
+  // ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT, ZKL_EPROTOCOL,
+  // ZKL_ETIMEDOUT), or 0 (none failed since the last success).
+  int LastConnectError() const;
 
   struct Impl;  // the C client's side (zk_session.cc)
 
