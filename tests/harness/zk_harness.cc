@@ -209,16 +209,26 @@ void ZkServer::ReadConnect() {
   if (connect_.empty() || port_ <= 0) {
     throw std::runtime_error("zk-server left no connect/port file in " + dir_);
   }
+  secure_connect_ = ReadFile(dir_ + "/secure_connect");
 }
 
-std::unique_ptr<ZkServer> ZkServer::StartStandalone() {
+std::unique_ptr<ZkServer> ZkServer::StartStandalone(const std::vector<std::string>& env) {
   QuietZkClientLogs();
   std::string dir = MakeTempDir("zkl-zk-");
   std::unique_ptr<ZkServer> s(new ZkServer(dir, true));
   // On failure the destructor stops whatever may run and removes the dir.
-  RunScriptOrThrow({"start", dir});
+  RunScriptOrThrow({"start", dir}, env);
   s->ReadConnect();
   return s;
+}
+
+void MakeTestCerts(const std::string& dir) {
+  std::string script = ZkServerScript();
+  script = script.substr(0, script.find_last_of('/') + 1) + "test-certs";
+  CommandResult r = RunCommand({script, dir});
+  if (r.exit_code != 0) {
+    throw std::runtime_error("test-certs failed (exit " + std::to_string(r.exit_code) + "):\n" + r.output);
+  }
 }
 
 ZkServer::~ZkServer() {

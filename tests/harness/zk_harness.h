@@ -33,7 +33,9 @@ using Millis = std::chrono::milliseconds;
 class ZkServer {
  public:
   // Starts a standalone server in a new temp dir.  Throws on failure.
-  static std::unique_ptr<ZkServer> StartStandalone();
+  // `env` ("KEY=VALUE") configures zk-server, e.g. ZK_TLS_DIR for a TLS
+  // secureClientPort (see scripts/zk-server).
+  static std::unique_ptr<ZkServer> StartStandalone(const std::vector<std::string>& env = {});
 
   ~ZkServer();
   ZkServer(const ZkServer&) = delete;
@@ -42,6 +44,8 @@ class ZkServer {
   // "127.0.0.1:PORT"; stable across Stop()/Start()/Restart().
   const std::string& connect() const { return connect_; }
   int port() const { return port_; }
+  // "127.0.0.1:PORT" of the TLS secureClientPort, or "" without one.
+  const std::string& secure_connect() const { return secure_connect_; }
   const std::string& dir() const { return dir_; }
 
   // Starts again after Stop()/Kill(), same port and data.  For an ensemble
@@ -73,6 +77,7 @@ class ZkServer {
   bool paused_ = false;
   int port_ = 0;
   std::string connect_;
+  std::string secure_connect_;
 };
 
 // An N-member quorum (QuorumPeerMain) on loopback in one temp dir.
@@ -135,6 +140,10 @@ void QuietZkClientLogs();
 
 // Path of scripts/zk-server used by this harness.
 std::string ZkServerScript();
+
+// Generates throw-away test certificates into `dir` with scripts/test-certs
+// (next to zk-server; see that script for the files).  Throws on failure.
+void MakeTestCerts(const std::string& dir);
 
 // Result of running a command (stdout and stderr merged).
 struct CommandResult {

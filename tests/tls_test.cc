@@ -1,0 +1,391 @@
+// TLS (issue 15): real TLS ZooKeepers (Netty secureClientPort) started by
+// the harness on 127.0.0.1 with throw-away certificates (scripts/test-certs);
+// every failure mode gives its own error code from zkl_client_wait_connected,
+// a server that never answers the handshake is given up within the connect
+// timeout, and the key's passphrase never reaches a log line.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace zkl_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// How long a wait for a failing connect lasts: several attempts fit in it
+// (each fails at once, or after the connect timeout of the silent cases).
+constexpr int64_t kFailWaitMs = 3000;
+
+std::string ReadTrimmed(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+// The certificates and the three TLS servers of this binary, made on first
+// use and removed when it exits.
+class TlsWorld {
+ public:
+  static TlsWorld &Get() {
+    static TlsWorld *world = [] {
+      auto *w = new TlsWorld;
+      std::atexit([] { Get().TearDown(); });
+      return w;
+    }();
+    return *world;
+  }
+
+  const std::string &certs() {
+    std::call_once(certs_once_, [this] {
+      certs_ = MakeTempDir("zkl-certs-");
+      MakeTestCerts(certs_);
+      passphrase_ = ReadTrimmed(certs_ + "/client-key.pass");
+    });
+    return certs_;
+  }
+  std::string cert(const std::string &name) { return certs() + "/" + name; }
+  const std::string &passphrase() {
+    certs();
+    return passphrase_;
+  }
+
+  // Requires a client certificate, serves a certificate of the test CA for
+  // localhost and 127.0.0.1.
+  ZkServer &good() { return Start(&good_, &good_once_, "server.pem"); }
+  // Serves a certificate of another CA.
+  ZkServer &other_ca() { return Start(&other_ca_, &other_ca_once_, "other-server.pem"); }
+  // Serves a certificate of the test CA for other.invalid only.
+  ZkServer &wrong_host() { return Start(&wrong_host_, &wrong_host_once_, "wronghost-server.pem"); }
+
+  void TearDown() {
+    good_.reset();
+    other_ca_.reset();
+    wrong_host_.reset();
+    if (!certs_.empty() && std::getenv("ZKL_KEEP_TMP") == nullptr) RemoveTree(certs_);
+  }
+
+ private:
+  ZkServer &Start(std::unique_ptr<ZkServer> *s, std::once_flag *once, const char *server_cert) {
+    std::call_once(*once, [&] {
+      *s = ZkServer::StartStandalone({"ZK_TLS_DIR=" + certs(), std::string("ZK_TLS_SERVER_CERT=") + server_cert,
+                                      "ZK_TLS_CLIENT_AUTH=need"});
+    });
+    if (!*s || (*s)->secure_connect().empty()) throw std::runtime_error("no TLS server");
+    return **s;
+  }
+
+  std::once_flag certs_once_, good_once_, other_ca_once_, wrong_host_once_;
+  std::string certs_, passphrase_;
+  std::unique_ptr<ZkServer> good_, other_ca_, wrong_host_;
+};
+TlsWorld &World() { return TlsWorld::Get(); }
+
+struct Logs {
+  std::mutex mu;
+  std::vector<std::string> lines;
+};
+
+void OnLog(int, const char *component, const char *message, void *user) {
+  auto *logs = static_cast<Logs *>(user);
+  std::lock_guard<std::mutex> g(logs->mu);
+  logs->lines.push_back(std::string(component) + ": " + message);
+}
+
+// The options of one test client; strings live here.
+struct Tls {
+  std::string servers;
+  std::string ca, cert, key, password;
+  bool skip_hostname = false;
+  int connect_timeout_ms = 0;
+  int session_timeout_ms = 6000;
+  Logs *logs = nullptr;
+
+  // Creates the client: zkl_client_new's result.
+  int New(ClientPtr *out) const {
+    zkl_client_options o;
+    EXPECT_EQ(zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION), 0);
+    o.servers = servers.c_str();
+    o.session_timeout_ms = session_timeout_ms;
+    o.connect_timeout_ms = connect_timeout_ms;
+    o.tls_ca_file = ca.empty() ? nullptr : ca.c_str();
+    o.tls_cert_file = cert.empty() ? nullptr : cert.c_str();
+    o.tls_key_file = key.empty() ? nullptr : key.c_str();
+    o.tls_key_password = password.empty() ? nullptr : password.c_str();
+    o.tls_insecure_skip_hostname_check = skip_hostname ? 1 : 0;
+    if (logs) {
+      o.log_cb = OnLog;
+      o.log_user_data = logs;
+      o.log_level = ZKL_LOG_DEBUG;
+    }
+    zkl_client *c = nullptr;
+    int rc = zkl_client_new(&o, &c);
+    out->reset(c);
+    return rc;
+  }
+
+  // Creates the client and waits for its session: wait_connected's result.
+  int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const {
+    ClientPtr c;
+    int rc = New(&c);
+    EXPECT_EQ(rc, 0) << zkl_strerror(rc);
+    if (rc != 0) return rc;
+    rc = zkl_client_wait_connected(c.get(), wait_ms);
+    if (out) *out = std::move(c);
+    return rc;
+  }
+};
+
+// Mutual TLS with the encrypted client key.
+Tls MutualTls(const std::string &servers) {
+  Tls t;
+  t.servers = servers;
+  t.ca = World().cert("ca.pem");
+  t.cert = World().cert("client.crt");
+  t.key = World().cert("client-enc.key");
+  t.password = World().passphrase();
+  return t;
+}
+
+// A TCP listener on 127.0.0.1 that accepts connections and never says a
+// word (a TLS server hung mid-handshake); it records when it accepted.
+class SilentListener {
+ public:
+  SilentListener() {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    if (fd_ < 0 || bind(fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 || listen(fd_, 16) != 0) {
+      throw std::runtime_error("listener");
+    }
+    socklen_t len = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr *>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~SilentListener() {
+    stop_ = true;
+    thread_.join();
+    for (int c : accepted_fds_) close(c);
+    close(fd_);
+  }
+  std::string connect() const { return "127.0.0.1:" + std::to_string(port_); }
+  std::vector<Clock::time_point> accepted() {
+    std::lock_guard<std::mutex> g(mu_);
+    return accepted_;
+  }
+
+ private:
+  void Run() {
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) != 1) continue;
+      int c = accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      std::lock_guard<std::mutex> g(mu_);
+      accepted_.push_back(Clock::now());
+      accepted_fds_.push_back(c);  // held open, never read or written
+    }
+  }
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  std::mutex mu_;
+  std::vector<Clock::time_point> accepted_;
+  std::vector<int> accepted_fds_;
+};
+
+int64_t MsSince(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+// Delivers pending log lines (bounded).
+void DrainLogs(zkl_client *c) {
+  for (int i = 0; i < 100 && zkl_client_dispatch(c, 0) > 0; ++i) {
+  }
+}
+
+TEST(Tls, MutualTlsConnectsAndALockWorks) {
+  Logs logs;
+  Tls t = MutualTls(World().good().secure_connect());
+  t.logs = &logs;
+  ClientPtr c;
+  ASSERT_EQ(t.Connect(20000, &c), 0);
+  std::string path = UniquePath("tls-lock");
+  LockPtr l = NewLock(c.get(), path);
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 10000), 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
+  uint64_t token = 0;
+  EXPECT_EQ(zkl_lock_fencing_token(l.get(), &token), 0);
+  EXPECT_GT(token, 0u);
+  EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 0);
+  DrainLogs(c.get());
+  std::lock_guard<std::mutex> g(logs.mu);
+  bool tls_line = false;
+  for (const std::string &line : logs.lines) {
+    if (line.find("TLS") != std::string::npos) tls_line = true;
+  }
+  EXPECT_TRUE(tls_line) << "no log line tells that TLS was established";
+}
+
+TEST(Tls, UnencryptedClientKeyAlsoWorks) {
+  Tls t = MutualTls(World().good().secure_connect());
+  t.key = World().cert("client.key");
+  t.password.clear();
+  EXPECT_EQ(t.Connect(20000), 0);
+}
+
+TEST(Tls, ServerRequiresAClientCertificateAndNoneIsGiven) {
+  Tls t;
+  t.servers = World().good().secure_connect();
+  t.ca = World().cert("ca.pem");
+  EXPECT_EQ(t.Connect(kFailWaitMs), ZKL_ECLIENTCERT);
+}
+
+TEST(Tls, ServerCertificateFromAnotherCa) {
+  Tls t = MutualTls(World().other_ca().secure_connect());
+  EXPECT_EQ(t.Connect(kFailWaitMs), ZKL_ECERT);
+}
+
+TEST(Tls, ServerCertificateForAnotherHostName) {
+  Tls t = MutualTls(World().wrong_host().secure_connect());
+  EXPECT_EQ(t.Connect(kFailWaitMs), ZKL_EHOSTNAME);
+}
+
+TEST(Tls, SkippingTheHostNameCheckConnectsToTheOtherHostsCertificate) {
+  Tls t = MutualTls(World().wrong_host().secure_connect());
+  t.skip_hostname = true;
+  EXPECT_EQ(t.Connect(20000), 0);
+}
+
+TEST(Tls, TheHostNameOfTheConnectStringIsChecked) {
+  // The server's certificate names localhost: connecting by that name passes.
+  std::string secure = World().good().secure_connect();
+  Tls t = MutualTls("localhost" + secure.substr(secure.find(':')));
+  EXPECT_EQ(t.Connect(20000), 0);
+}
+
+TEST(Tls, PlaintextClientOnTheTlsPort) {
+  Tls t;
+  t.servers = World().good().secure_connect();
+  int rc = t.Connect(kFailWaitMs);
+  EXPECT_TRUE(rc == ZKL_EPROTOCOL || rc == ZKL_ETLS) << zkl_strerror(rc);
+}
+
+TEST(Tls, TlsClientOnAPlaintextPort) {
+  Tls t = MutualTls(World().good().connect());
+  EXPECT_EQ(t.Connect(kFailWaitMs), ZKL_ETLS);
+}
+
+TEST(Tls, AServerThatNeverAnswersTheHandshakeIsGivenUpWithinTheConnectTimeout) {
+  SilentListener silent;
+  Tls t = MutualTls(silent.connect());
+  t.connect_timeout_ms = 400;
+  t.session_timeout_ms = 10000;
+  ClientPtr c;
+  auto start = Clock::now();
+  EXPECT_EQ(t.Connect(2500, &c), ZKL_ETIMEDOUT);
+  int64_t waited = MsSince(start);
+  EXPECT_GE(waited, 2400);
+  EXPECT_LT(waited, 6000);
+  // Each attempt was abandoned after the connect timeout and another began:
+  // the I/O thread was never stuck in a handshake.
+  std::vector<Clock::time_point> accepted = silent.accepted();
+  ASSERT_GE(accepted.size(), 3u);
+  for (size_t i = 1; i < accepted.size(); ++i) {
+    auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(accepted[i] - accepted[i - 1]).count();
+    EXPECT_LT(gap, 400 + 1000) << "attempt " << i;
+  }
+  // Closing does not hang either.
+  start = Clock::now();
+  c.reset();
+  EXPECT_LT(MsSince(start), 3000);
+}
+
+TEST(Tls, PlaintextConnectTimeoutIsHonoredToo) {
+  SilentListener silent;
+  Tls t;
+  t.servers = silent.connect();
+  t.connect_timeout_ms = 400;
+  t.session_timeout_ms = 10000;
+  EXPECT_EQ(t.Connect(2000), ZKL_ETIMEDOUT);
+  std::vector<Clock::time_point> accepted = silent.accepted();
+  ASSERT_GE(accepted.size(), 2u);
+  auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(accepted[1] - accepted[0]).count();
+  EXPECT_LT(gap, 400 + 1000);
+}
+
+TEST(Tls, ThePassphraseNeverAppearsInALogLine) {
+  Logs logs;
+  {
+    // A good connection with the encrypted key, and failing ones.
+    Tls good = MutualTls(World().good().secure_connect());
+    good.logs = &logs;
+    ClientPtr c;
+    ASSERT_EQ(good.Connect(20000, &c), 0);
+    DrainLogs(c.get());
+    Tls other = MutualTls(World().other_ca().secure_connect());
+    other.logs = &logs;
+    ClientPtr o;
+    EXPECT_EQ(other.Connect(1000, &o), ZKL_ECERT);
+    DrainLogs(o.get());
+    Tls wrong = MutualTls(World().good().secure_connect());
+    wrong.password = "not-" + World().passphrase();
+    wrong.logs = &logs;
+    ClientPtr w;
+    EXPECT_EQ(wrong.New(&w), ZKL_ECERT);  // the key cannot be decrypted
+  }
+  std::lock_guard<std::mutex> g(logs.mu);
+  ASSERT_FALSE(logs.lines.empty());
+  const std::string &secret = World().passphrase();
+  ASSERT_FALSE(secret.empty());
+  for (const std::string &line : logs.lines) {
+    EXPECT_EQ(line.find(secret), std::string::npos) << line;
+  }
+}
+
+TEST(TlsOptions, FilesAndCombinationsAreChecked) {
+  Tls t = MutualTls("127.0.0.1:1");
+  ClientPtr c;
+  // An unreadable CA file.
+  t.ca = World().cert("no-such-ca.pem");
+  EXPECT_EQ(t.New(&c), ZKL_ECERT);
+  // A key without a certificate; certificate options without TLS.
+  t = MutualTls("127.0.0.1:1");
+  t.cert.clear();
+  EXPECT_EQ(t.New(&c), ZKL_EINVAL);
+  t = MutualTls("127.0.0.1:1");
+  t.ca.clear();
+  EXPECT_EQ(t.New(&c), ZKL_EINVAL);
+  // SASL is not in this build yet.
+  zkl_client_options o;
+  zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
+  o.servers = "127.0.0.1:1";
+  o.sasl_mechanism = "DIGEST-MD5";
+  zkl_client *raw = nullptr;
+  EXPECT_EQ(zkl_client_new(&o, &raw), ZKL_ENOTSUP);
+}
+
+}  // namespace
