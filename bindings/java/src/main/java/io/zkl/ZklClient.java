@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * of an async acquire inside a listener): that event would never come.
  *
  * <p>libzkl's log lines go to the {@link System.Logger} named "io.zkl"
- * (component in brackets); the level libzkl logs at is taken from that
- * logger when the client is built ({@link Builder#logLevel} overrides it).
+ * (component in brackets), on the dispatcher thread: WARNING and ERROR by
+ * default, everything when that logger has DEBUG enabled when the client is
+ * built ({@link Builder#logLevel} overrides it).
  *
  * <p>All methods are thread-safe. {@link #close()} ends the session: the
  * server deletes its nodes, pending acquires fail with {@link ClosedException},
@@ -46,7 +47,6 @@ public final class ZklClient implements AutoCloseable {
   private final CopyOnWriteArrayList<SessionListener> sessionListeners = new CopyOnWriteArrayList<>();
   private final Thread dispatcher;
   private volatile boolean stopping;
-  private volatile boolean closeDone;
 
   static {
     NativeLoader.load();
@@ -204,8 +204,8 @@ public final class ZklClient implements AutoCloseable {
 
     /**
      * Up to which level libzkl produces log lines for the "io.zkl" logger
-     * (default: the most detailed level that logger has enabled, at least
-     * WARNING; {@code OFF}: none).
+     * (default: WARNING, or everything when that logger has DEBUG enabled;
+     * {@code OFF}: none).
      */
     public Builder logLevel(System.Logger.Level level) {
       this.logLevel = level;
@@ -269,8 +269,9 @@ public final class ZklClient implements AutoCloseable {
 
   static int nativeLogLevel(System.Logger.Level level) {
     if (level == null) {
+      // libzkl's default with a log callback is WARN; a logger configured
+      // for DEBUG asks for everything.
       if (LOG.isLoggable(System.Logger.Level.DEBUG)) return ZklNativeConstants.ZKL_LOG_DEBUG;
-      if (LOG.isLoggable(System.Logger.Level.INFO)) return ZklNativeConstants.ZKL_LOG_INFO;
       return ZklNativeConstants.ZKL_LOG_WARN;
     }
     switch (level) {
@@ -615,7 +616,6 @@ public final class ZklClient implements AutoCloseable {
     targets.clear();
     Dispatch.unregister(id);
     ZklNative.zkl_client_destroy(handle);
-    closeDone = true;
     if (interrupted) Thread.currentThread().interrupt();
   }
 

@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -22,8 +26,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Timeouts: {@code null} or negative waits forever, zero tries once
  * (held by someone else: {@link ZklTimeoutException} at once, no node left),
- * positive waits at most that long. The blocking {@link #acquire} is not
- * interruptible; use {@link #acquireAsync} and {@code cancel} for that.
+ * positive waits at most that long. Interrupting a thread blocked in
+ * {@link #acquire} cancels the acquire (AcquireCanceledException, the
+ * interrupt flag stays set).
  *
  * <p>Lifetime: a handle stays registered with its client until
  * {@link #close()} (or the client's close), so dropping the last reference
@@ -107,12 +112,39 @@ public final class ZklLock extends Target implements AutoCloseable {
    * forever). ZklTimeoutException when the time passes, DeadlockException
    * when a non-reentrant lock is already held by {@code owner},
    * BusyException when another owner holds or acquires this handle,
-   * AcquireCanceledException when {@link #cancel()} is called meanwhile.
-   * On any failure no node is left behind.
+   * AcquireCanceledException when {@link #cancel()} is called meanwhile or
+   * the thread is interrupted. On any failure no node is left behind.
    */
   public Hold acquire(long owner, Duration timeout) {
-    ZklException.check(ZklNative.zkl_lock_acquire(h(), owner, Util.millis(timeout)), "acquire " + path);
-    return new Hold(this, owner, tokenOfNewHold());
+    long ms = Util.millis(timeout);
+    if (client.isDispatcherThread()) {
+      // Inside a listener: nobody else would deliver an async result.
+      ZklException.check(ZklNative.zkl_lock_acquire(h(), owner, ms), "acquire " + path);
+      return new Hold(this, owner, tokenOfNewHold());
+    }
+    AcquireFuture f = acquireAsync(owner, timeout);
+    try {
+      // libzkl's own timer ends the acquire; the margin only bounds the wait
+      // should its event never come.
+      if (ms < 0) {
+        return f.get();
+      }
+      return f.get(ms + 30_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      if (f.cancel(true)) {
+        AcquireCanceledException x = new AcquireCanceledException("acquire " + path + ": interrupted");
+        x.initCause(e);
+        throw x;
+      }
+      return f.join();  // granted (or failed) just before the interrupt; the flag stays set
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ZklException) throw ZklException.copyOf((ZklException) e.getCause());
+      throw new CompletionException(e.getCause());
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new ZklTimeoutException("acquire " + path + ": no answer from libzkl");
+    }
   }
 
   /**
@@ -123,7 +155,7 @@ public final class ZklLock extends Target implements AutoCloseable {
     return tryAcquire(DEFAULT_OWNER);
   }
 
-  /** As {@link #tryAcquire()}; throws WouldBlockException via {@link #tryAcquireOrThrow}. */
+  /** As {@link #tryAcquire()}, for {@code owner}. */
   public Optional<Hold> tryAcquire(long owner) {
     int rc = ZklNative.zkl_lock_try_acquire(h(), owner);
     if (rc == ZklNativeConstants.ZKL_EAGAIN) return Optional.empty();

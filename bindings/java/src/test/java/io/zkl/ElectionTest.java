@@ -12,10 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @ExtendWith(ZkServerExtension.class)
 class ElectionTest {
@@ -27,7 +27,7 @@ class ElectionTest {
     try (ZklClient a = connect(); ZklClient b = connect(); ZklClient o = connect();
          ZklElection ea = a.election(path, "alice", kind);
          ZklElection eb = b.election(path, "bob", kind)) {
-      long ta = ea.campaign(T);
+      FencingToken ta = ea.campaign(T);
       assertTrue(ea.isLeader());
       assertEquals(ta, ea.fencingToken());
 
@@ -38,34 +38,34 @@ class ElectionTest {
           notElected.complete(null);
         }
       });
-      PumpingFuture<Long> bLeads = eb.leadership();
-      b.await(notElected, T);
+      CompletableFuture<FencingToken> bLeads = eb.campaignAsync(null);
+      TestSupport.await(notElected, T);
       assertFalse(eb.isLeader());
       assertThrows(NotHeldException.class, eb::fencingToken);
 
       CompletableFuture<Void> sawBob = new CompletableFuture<>();
-      try (ZklObserver obs = o.observer(path, kind, (ob, leader) -> {
+      try (ZklObserver obs = o.observer(path, kind, (ob, leader, term) -> {
         if (leader.equals(Optional.of("bob"))) sawBob.complete(null);
       })) {
         CompletableFuture<Void> sawAlice = new CompletableFuture<>();
-        obs.addListener((ob, leader) -> {
+        obs.addListener((ob, leader, term) -> {
           if (leader.equals(Optional.of("alice"))) sawAlice.complete(null);
         });
-        o.await(sawAlice, T);
+        if (!obs.leader().equals(Optional.of("alice"))) TestSupport.await(sawAlice, T);
         assertEquals(Optional.of("alice"), obs.leader());
 
         List<Participant> ps = a.inspectElection(path, kind, T);
-        // Fair: both are queued; unfair: only the leader has a node.
+        // Fair: both are queued; non-fair: only the leader has a node.
         assertEquals(kind == ElectionKind.FAIR ? 2 : 1, ps.size(), ps.toString());
         assertTrue(ps.get(0).holder());
         assertEquals("alice", ps.get(0).dataAsString());
 
         ea.resign();
         assertFalse(ea.isLeader());
-        long tb = bLeads.get();
-        assertTrue(tb > ta, "a new term has a larger token");
+        FencingToken tb = TestSupport.await(bLeads, T);
+        assertTrue(tb.isNewerThan(ta), "a new term has a larger token");
         assertTrue(eb.isLeader());
-        o.await(sawBob, T);
+        TestSupport.await(sawBob, T);
         assertEquals(Optional.of("bob"), obs.leader());
       }
     }
@@ -80,24 +80,34 @@ class ElectionTest {
       assertThrows(ZklTimeoutException.class, () -> eb.campaign(Duration.ofMillis(300)));
       assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left the election");
       ea.close();
-      assertTrue(eb.campaign(T) > 0);
+      assertTrue(eb.campaign(T).bits() != 0);
     }
   }
 
   @Test
-  void campaignAfterStartWaitsForLeadership() throws Exception {
-    String path = uniquePath("election-start");
+  void asyncCampaignTimesOutAndLeaves() throws Exception {
+    String path = uniquePath("election-async-timeout");
     try (ZklClient a = connect(); ZklClient b = connect();
          ZklElection ea = a.election(path, "a"); ZklElection eb = b.election(path, "b")) {
       ea.campaign(T);
-      eb.start();
-      // A participant that joined with start() stays in line after a timeout.
-      assertThrows(ZklTimeoutException.class, () -> eb.campaign(Duration.ofMillis(300)));
-      assertFalse(eb.isLeader());
-      assertEquals(2, a.inspectElection(path, ElectionKind.FAIR, T).size());
+      CompletableFuture<FencingToken> f = eb.campaignAsync(Duration.ofMillis(300));
+      assertThrows(ZklTimeoutException.class, () -> TestSupport.await(f, T));
+      assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left the election");
+    }
+  }
+
+  @Test
+  void tryCampaignAndLease() throws Exception {
+    String path = uniquePath("election-try");
+    try (ZklClient a = connect(); ZklClient b = connect();
+         ZklElection ea = a.election(path, "a"); ZklElection eb = b.election(path, "b")) {
+      assertTrue(ea.tryCampaign().isPresent());
+      assertEquals(Optional.empty(), eb.tryCampaign());
+      assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left again");
+      assertTrue(ea.validFor().compareTo(Duration.ZERO) > 0);
       ea.resign();
-      assertTrue(eb.campaign(T) > 0);
-      assertTrue(eb.isLeader());
+      assertEquals(Duration.ZERO, ea.validFor());
+      assertTrue(ea.stats().startsWith("{"));
     }
   }
 }

@@ -30,7 +30,7 @@ class NonFairLockTest {
       AcquireFuture f = lb.acquireAsync(T);
       ha.close();
       Hold hb = f.get();
-      assertTrue(hb.fencingToken() > ha.fencingToken());
+      assertTrue(hb.fencingToken().isNewerThan(ha.fencingToken()));
       assertFalse(la.isHeld());
       hb.close();
       awaitChildren(path, 0);

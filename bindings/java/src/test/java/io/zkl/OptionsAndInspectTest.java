@@ -27,8 +27,8 @@ class OptionsAndInspectTest {
   void inspectShowsHolderAndWaiterWithData() throws Exception {
     String path = uniquePath("inspect");
     try (ZklClient a = connect(); ZklClient b = connect();
-         ZklLock la = a.lock(path, LockKind.FAIR, 1, "holder-a".getBytes(StandardCharsets.UTF_8));
-         ZklLock lb = b.lock(path, LockKind.FAIR, 1, "holder-b".getBytes(StandardCharsets.UTF_8));
+         ZklLock la = a.lock(path, LockOptions.of(LockKind.FAIR).data("holder-a".getBytes(StandardCharsets.UTF_8)));
+         ZklLock lb = b.lock(path, LockOptions.of(LockKind.FAIR).data("holder-b".getBytes(StandardCharsets.UTF_8)));
          Hold ha = la.acquire(T)) {
       AcquireFuture f = lb.acquireAsync(T);
       awaitChildren(path, 2);
@@ -53,12 +53,12 @@ class OptionsAndInspectTest {
     try (ZklClient c = connect(); ZklLock lock = c.reentrantLock(path)) {
       lock.acquire(5, T);
       lock.acquire(5, T);
-      c.await(lock.releaseAsync(5), T);  // one of two holds: at once
+      TestSupport.await(lock.releaseAsync(5), T);  // one of two holds: at once
       assertTrue(lock.isHeld());
-      c.await(lock.releaseAsync(5), T);
+      TestSupport.await(lock.releaseAsync(5), T);
       assertFalse(lock.isHeld());
       assertTrue(children(path).isEmpty(), "the delete was confirmed");
-      assertThrows(NotHeldException.class, () -> c.await(lock.releaseAsync(5), T));
+      assertThrows(NotHeldException.class, () -> TestSupport.await(lock.releaseAsync(5), T));
     }
   }
 

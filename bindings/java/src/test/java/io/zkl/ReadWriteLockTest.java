@@ -29,7 +29,7 @@ class ReadWriteLockTest {
       assertFalse(wf.isDone() && !wf.isCompletedExceptionally() && wl.isHeld());
       h2.close();
       Hold hw = wf.get();
-      assertTrue(hw.fencingToken() > h2.fencingToken());
+      assertTrue(hw.fencingToken().isNewerThan(h2.fencingToken()));
 
       // A reader that comes after the writer waits for it.
       assertTrue(ra.tryAcquire().isEmpty());
@@ -37,7 +37,7 @@ class ReadWriteLockTest {
       awaitChildren(path, 2);
       hw.close();
       try (Hold h3 = rf.get()) {
-        assertTrue(h3.fencingToken() > hw.fencingToken());
+        assertTrue(h3.fencingToken().isNewerThan(hw.fencingToken()));
       }
       awaitChildren(path, 0);
     }

@@ -55,22 +55,18 @@ class ReentrantLockTest {
   }
 
   @Test
-  void defaultOwnerIsTheThread() throws Exception {
+  void defaultOwnerIsTheHandle() throws Exception {
     String path = uniquePath("reentrant-default");
     try (ZklClient c = connect(); ZklLock lock = c.reentrantLock(path)) {
       try (Hold a = lock.acquire(T); Hold b = lock.acquire(T)) {
-        assertEquals(ZklLock.currentThreadOwner(), a.owner());
+        assertEquals(ZklLock.DEFAULT_OWNER, a.owner());
         assertEquals(2, lock.holdCount());
-        // Another thread is another owner.
-        CompletableFuture<Throwable> other = CompletableFuture.supplyAsync(() -> {
-          try {
-            lock.tryAcquire();
-            return null;
-          } catch (ZklException e) {
-            return e;
-          }
-        });
-        assertTrue(other.get() instanceof BusyException);
+        // Another thread is the same (default) owner: one more hold.
+        Hold c3 = CompletableFuture.supplyAsync(() -> lock.tryAcquire().orElseThrow()).get();
+        assertEquals(3, lock.holdCount());
+        c3.close();
+        // An explicit other owner is another owner.
+        assertThrows(BusyException.class, () -> lock.tryAcquire(42));
       }
       assertFalse(lock.isHeld());
     }

@@ -30,7 +30,7 @@ class SemaphoreTest {
       awaitChildren(path, 3);
       la.close();
       try (Hold lc = f.get()) {
-        assertTrue(lc.fencingToken() > lb.fencingToken());
+        assertTrue(lc.fencingToken().isNewerThan(lb.fencingToken()));
         assertTrue(lb.isHeld());
       }
       lb.close();

@@ -35,6 +35,24 @@ final class TestSupport {
     return ZklClient.builder(ZkServerExtension.connect()).connectTimeout(T).connect();
   }
 
+  /**
+   * Waits (bounded by {@code timeout}) for a future completed by a client's
+   * dispatcher thread; rethrows a ZklException it failed with.
+   */
+  static <V> V await(java.util.concurrent.CompletableFuture<V> f, Duration timeout) {
+    try {
+      return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException) throw (RuntimeException) e.getCause();
+      throw new AssertionError(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no result within " + timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
   static String uniquePath(String name) {
     return "/zkl-java-test/" + name + "-" + SEQ.incrementAndGet() + "-"
         + UUID.randomUUID().toString().substring(0, 8);
