@@ -166,9 +166,11 @@ type Config struct {
 	ACL        ACL    // ACL of created nodes (ACLOpen)
 	TLS        *TLSConfig
 	SASL       *SASLConfig
-	// Logger receives zkl's log lines (and its ZooKeeper client's), with the
-	// attribute "component". nil: slog.Default(). zkl is asked for the
-	// lines of the most verbose level the logger has enabled.
+	// Logger receives zkl's log lines (and its ZooKeeper client's), with
+	// their level mapped (ERROR, WARN, INFO, DEBUG) and the attribute
+	// "component" ("zkl", "zookeeper", "tls", "sasl"). nil: slog.Default(),
+	// for warnings and errors only. A Logger given here gets the lines of
+	// the most verbose level it has enabled.
 	Logger *slog.Logger
 	// OnSession, if set, is called on the event goroutine for every session
 	// state change.
@@ -306,13 +308,13 @@ func NewClient(cfg Config) (*Client, error) {
 	o.lost_after_ms = C.int32_t(cfg.LostAfter.Milliseconds())
 	o.acl = C.int32_t(cfg.ACL)
 	o.io = zklIoThread
-	logger := cfg.Logger
+	logger, most := cfg.Logger, slog.LevelDebug
 	if logger == nil {
-		logger = slog.Default()
+		logger, most = slog.Default(), slog.LevelWarn
 	}
 	level := C.int32_t(zklLogOff)
 	for _, l := range logLevels {
-		if logger.Enabled(context.Background(), l.slog) {
+		if l.slog >= most && logger.Enabled(context.Background(), l.slog) {
 			level = l.zkl
 			break
 		}
@@ -477,7 +479,7 @@ func (c *Client) drain(batch []routed) []routed {
 		if e.Type == zklEventLog {
 			line := &logLine{level: slogLevel(int(d.log_level)), component: C.GoString(d.component)}
 			if d.len > 0 {
-				line.msg = C.GoStringN(d.data, C.int(d.len))
+				line.msg = strings.TrimRight(C.GoStringN(d.data, C.int(d.len)), " \r\n")
 			}
 			C.zkl_event_free(ev)
 			batch = append(batch, routed{log: line})

@@ -83,9 +83,11 @@ func TestConformance_timeout_zero_tries_once(t *testing.T) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("took %v (should fail at once)", d)
 	}
-	if n := len(participants(t, c, path, zkl.Fair)); n != 1 {
-		t.Fatalf("%d nodes after the try, want the holder's only", n)
-	}
+	// The failed acquire's node is deleted in the background (the failure
+	// is reported first): it goes within a bound.
+	eventually(t, 5*time.Second, "only the holder's node (after the try)", func() bool {
+		return len(participants(t, c, path, zkl.Fair)) == 1
+	})
 	a.Unlock()
 }
 
@@ -107,9 +109,11 @@ func TestConformance_acquire_timeout_leaves_no_node(t *testing.T) {
 	if d := time.Since(start); d < 150*time.Millisecond || d > 5*time.Second {
 		t.Fatalf("timed out after %v", d)
 	}
-	if n := len(participants(t, c, path, zkl.Fair)); n != 1 {
-		t.Fatalf("%d nodes after the timeout, want the holder's only", n)
-	}
+	// The failed acquire's node is deleted in the background (the failure
+	// is reported first): it goes within a bound.
+	eventually(t, 5*time.Second, "only the holder's node (after the timeout)", func() bool {
+		return len(participants(t, c, path, zkl.Fair)) == 1
+	})
 	holder.Unlock()
 }
 
@@ -132,9 +136,11 @@ func TestConformance_cancel_pending_acquire(t *testing.T) {
 	if !errors.Is(err, zkl.ErrCanceled) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled acquire: %v", err)
 	}
-	if n := len(participants(t, c, path, zkl.Fair)); n != 1 {
-		t.Fatalf("%d nodes after the cancel, want the holder's only", n)
-	}
+	// The failed acquire's node is deleted in the background (the failure
+	// is reported first): it goes within a bound.
+	eventually(t, 5*time.Second, "only the holder's node (after the cancel)", func() bool {
+		return len(participants(t, c, path, zkl.Fair)) == 1
+	})
 	holder.Unlock()
 }
 

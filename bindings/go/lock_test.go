@@ -681,6 +681,9 @@ func TestClientCloseFromCallback(t *testing.T) {
 	if err := waitResult(t, closed, 10*time.Second, "Close in callback"); err != nil {
 		t.Fatal(err)
 	}
+	// Close from a callback finishes after the callback returns; Close from
+	// another goroutine waits for that.
+	c.Close()
 	if err := l.Unlock(); !errors.Is(err, zkl.ErrClosed) {
 		t.Fatalf("Unlock after client close: %v", err)
 	}
