@@ -8,13 +8,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
- * Loads the JNI library ({@code libzkljni.so}, which links {@code libzkl.so.0}).
+ * Loads the JNI library ({@code libzkljni.so}, which links {@code libzkl.so.1}).
  *
  * <p>Order: (1) the file named by the system property {@code zkl.jni.library}
  * (absolute path); (2) {@code zkljni} on {@code java.library.path}; (3) the copy
  * packaged in the jar at {@code io/zkl/native/<os>-<arch>/libzkljni.so},
  * extracted to a temporary file that is deleted when the JVM exits.
- * {@code libzkl.so.0} itself is found by the dynamic linker (the build records
+ * {@code libzkl.so.1} itself is found by the dynamic linker (the build records
  * libzkl's directory as RUNPATH; otherwise LD_LIBRARY_PATH or ldconfig).
  */
 final class NativeLoader {

@@ -410,6 +410,23 @@ public final class ZklClient implements AutoCloseable {
     return l;
   }
 
+  /**
+   * Groups idle lock handles of this client (any mix of kinds, distinct
+   * paths) into one lock taken all or none; the multi-lock takes them over.
+   */
+  public ZklMultiLock multiLock(ZklLock... members) {
+    long[] hs = new long[members.length];
+    for (int i = 0; i < members.length; i++) {
+      if (members[i].client != this) {
+        throw new InvalidArgumentException(ZklNativeConstants.ZKL_EINVAL, "a member of another client");
+      }
+      hs[i] = members[i].h();
+    }
+    ZklMultiLock m = new ZklMultiLock(this, java.util.Arrays.asList(members));
+    register(m, "multi-lock", out -> ZklNative.zklj_multilock_new(h(), hs, m.id, out));
+    return m;
+  }
+
   /** A fair election at {@code path}; {@code participantId} is what observers see. */
   public ZklElection election(String path, String participantId) {
     return election(path, participantId, ElectionKind.FAIR);

@@ -425,6 +425,12 @@ public final class ZklLock extends Target implements AutoCloseable {
     end(e);
   }
 
+  /** Its multi-lock destroyed the native handle: only mark this one closed. */
+  void detach() {
+    if (!closed.compareAndSet(false, true)) return;
+    client.unregister(this);
+  }
+
   private void end(ClosedException e) {
     if (!closed.compareAndSet(false, true)) return;
     client.unregister(this);

@@ -1,0 +1,186 @@
+package io.zkl;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Several locks taken all or none ({@code zkl_multilock_*}), made by
+ * {@link ZklClient#multiLock}. Members are always taken in one canonical
+ * order (by path), so overlapping multi-locks never deadlock; one deadline
+ * covers them all; on timeout, cancel or the loss of a member every member
+ * already taken is released. The multi-lock owns its member handles: only
+ * their getters work while it lives, and {@link #close()} closes them too.
+ * Owners and timeouts as on {@link ZklLock}.
+ */
+public final class ZklMultiLock extends Target implements AutoCloseable {
+  private final List<ZklLock> members;
+  private final Object lock = new Object();
+  private CompletableFuture<Void> pending;
+  private final CopyOnWriteArrayList<MultiLockListener> listeners = new CopyOnWriteArrayList<>();
+
+  ZklMultiLock(ZklClient client, List<ZklLock> members) {
+    super(client);
+    this.members = List.copyOf(members);
+  }
+
+  @Override
+  String what() {
+    List<String> paths = new ArrayList<>();
+    for (ZklLock l : members) paths.add(l.path());
+    return "multi-lock " + paths;
+  }
+
+  /** The member handles (in the order given). */
+  public List<ZklLock> members() {
+    return members;
+  }
+
+  public ZklMultiLock addListener(MultiLockListener l) {
+    listeners.add(Objects.requireNonNull(l));
+    return this;
+  }
+
+  public void removeListener(MultiLockListener l) {
+    listeners.remove(l);
+  }
+
+  /** Acquires every member ({@link ZklLock#DEFAULT_OWNER}) within {@code timeout}. */
+  public void acquire(Duration timeout) {
+    acquire(ZklLock.DEFAULT_OWNER, timeout);
+  }
+
+  /** Acquires every member for {@code owner} within one deadline; on failure none is held. */
+  public void acquire(long owner, Duration timeout) {
+    ZklException.check(ZklNative.zkl_multilock_acquire(h(), owner, Util.millis(timeout)), "acquire " + what());
+  }
+
+  /** All members now (true), or none (false). */
+  public boolean tryAcquire() {
+    return tryAcquire(ZklLock.DEFAULT_OWNER);
+  }
+
+  public boolean tryAcquire(long owner) {
+    int rc = ZklNative.zkl_multilock_try_acquire(h(), owner);
+    if (rc == ZklNativeConstants.ZKL_EAGAIN) return false;
+    ZklException.check(rc, "try-acquire " + what());
+    return true;
+  }
+
+  /** Starts an acquire; the future completes on the dispatcher thread. */
+  public CompletableFuture<Void> acquireAsync(long owner, Duration timeout) {
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    synchronized (lock) {
+      int rc = ZklNative.zkl_multilock_acquire_async(h(), owner, Util.millis(timeout));
+      if (rc < 0) {
+        f.completeExceptionally(ZklException.of(rc, "acquire " + what()));
+      } else {
+        pending = f;
+      }
+    }
+    return f;
+  }
+
+  /** Cancels a pending acquire. NotHeldException when none is pending. */
+  public void cancel() {
+    ZklException.check(ZklNative.zkl_multilock_cancel(h()), "cancel " + what());
+  }
+
+  public void release() {
+    release(ZklLock.DEFAULT_OWNER);
+  }
+
+  /** Releases every member. NotHeldException when not held. */
+  public void release(long owner) {
+    ZklException.check(ZklNative.zkl_multilock_release(h(), owner), "release " + what());
+  }
+
+  /** True while every member is held and provably valid. Never throws. */
+  public boolean isHeld() {
+    if (closed.get()) return false;
+    return ZklNative.zkl_multilock_is_held(handle) == 1;
+  }
+
+  /** The smallest lease of the members ({@link Duration#ZERO} when not held). */
+  public Duration validFor() {
+    if (closed.get()) return Duration.ZERO;
+    long[] ms = new long[1];
+    int rc = ZklNative.zkl_multilock_valid_for(handle, ms);
+    return rc < 0 ? Duration.ZERO : Duration.ofMillis(ms[0]);
+  }
+
+  /** The fencing token of the member on {@code path}. */
+  public FencingToken fencingToken(String path) {
+    long[] out = new long[1];
+    ZklException.check(ZklNative.zkl_multilock_fencing_token(h(), Util.path(path), out), "fencing token of " + path);
+    return new FencingToken(out[0]);
+  }
+
+  @Override
+  public void onEvent(Event e) {
+    if (closed.get()) return;
+    switch (e.type) {
+      case ZklNativeConstants.ZKL_EVENT_ACQUIRED:
+      case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
+        CompletableFuture<Void> f;
+        synchronized (lock) {
+          f = pending;
+          pending = null;
+        }
+        if (f == null) break;
+        if (e.type == ZklNativeConstants.ZKL_EVENT_ACQUIRED) {
+          f.complete(null);
+        } else {
+          f.completeExceptionally(ZklException.of(e.error, "acquire " + what()));
+        }
+        break;
+      }
+      case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
+        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onSuspended(this));
+        break;
+      case ZklNativeConstants.ZKL_EVENT_RESTORED:
+        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onRestored(this));
+        break;
+      case ZklNativeConstants.ZKL_EVENT_LOST: {
+        ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
+            what() + " lost");
+        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onLost(this, cause));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Releases or cancels, then frees the multi-lock and its member handles. Idempotent. */
+  @Override
+  public void close() {
+    end(new ClosedException(what() + " closed"));
+  }
+
+  @Override
+  void clientClosed(ClosedException e) {
+    end(e);
+  }
+
+  private void end(ClosedException e) {
+    if (!closed.compareAndSet(false, true)) return;
+    client.unregister(this);
+    ZklNative.zkl_multilock_destroy(handle);
+    for (ZklLock m : members) m.detach();
+    CompletableFuture<Void> f;
+    synchronized (lock) {
+      f = pending;
+      pending = null;
+    }
+    if (f != null) f.completeExceptionally(e);
+  }
+
+  @Override
+  public String toString() {
+    return "ZklMultiLock[" + what() + (closed.get() ? ", closed" : "") + "]";
+  }
+}
