@@ -7,10 +7,16 @@
 // every event to the handle it is about. Goroutines waiting in Lock, Campaign
 // or WaitConnected park on channels; no OS thread is blocked while waiting.
 //
-// Waiting calls take a context.Context: when it is cancelled or its deadline
-// passes, the pending acquire is cancelled in the C library (its node is
-// deleted) and the call returns an error that matches both the zkl sentinel
-// (ErrCanceled or ErrTimeout) and the context's error under errors.Is.
+// Waiting calls take a context.Context whose deadline is zkl's timeout
+// (none: wait; already passed: try once; else bounded). A cancelled context
+// cancels the pending acquire in the C library. A failed acquire leaves no
+// node, and the error matches both the zkl sentinel (ErrCanceled or
+// ErrTimeout) and the context's error under errors.Is.
+//
+// Loss is always delivered as loss: a hold's Lost channel receives
+// ErrSession on expiry and ErrClosed when the client is closed while
+// holding. Nothing is released by a garbage collector: a Lock stays
+// registered with its client until it or the client is closed.
 //
 // Callbacks given in options (OnEvent, OnSession, OnChange) run on the
 // client's event goroutine, one at a time, in queue order. They may call any

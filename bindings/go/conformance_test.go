@@ -643,3 +643,146 @@ func TestLogLinesGoToSlog(t *testing.T) {
 		t.Fatalf("no \"client closed\" line among %d records", len(h.records))
 	}
 }
+
+// Beyond the conformance list: the optional features.
+
+func TestMultiLockAllOrNone(t *testing.T) {
+	c := connect(t)
+	p1, p2 := uniquePath(t), uniquePath(t)
+	a, b := newLock(t, c, p1, nil), newLock(t, c, p2, nil)
+	m, err := c.NewMultiLock([]*zkl.Lock{b, a}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := a.TryLock(); !errors.Is(err, zkl.ErrBusy) {
+		t.Fatalf("member used alone: %v", err)
+	}
+	// Someone else holds p2: a bounded acquire of both fails and holds none.
+	other := newLock(t, connect(t), p2, nil)
+	if err := other.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := m.Lock(ctx); !errors.Is(err, zkl.ErrTimeout) {
+		t.Fatalf("multi-lock behind a holder: %v", err)
+	}
+	if a.IsHeld() || m.IsHeld() {
+		t.Fatal("a member stays held after the timeout")
+	}
+	other.Unlock()
+	if err := m.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	t1, err1 := m.FencingToken(p1)
+	t2, err2 := m.FencingToken(p2)
+	if err1 != nil || err2 != nil || t1 == 0 || t2 == 0 || !a.IsHeld() || !b.IsHeld() {
+		t.Fatalf("tokens %d %v, %d %v", t1, err1, t2, err2)
+	}
+	if _, ok := m.ValidUntil(); !ok {
+		t.Fatal("held multi-lock not valid")
+	}
+	if err := m.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if a.IsHeld() || b.IsHeld() {
+		t.Fatal("held after release")
+	}
+}
+
+func TestMaxHoldEndsHoldAsLost(t *testing.T) {
+	l := newLock(t, connect(t), uniquePath(t), &zkl.LockOptions{MaxHold: 300 * time.Millisecond})
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitResult(t, l.Lost(), 10*time.Second, "max hold"); !errors.Is(err, zkl.ErrMaxHold) {
+		t.Fatalf("lost with %v", err)
+	}
+	if l.IsHeld() {
+		t.Fatal("held past max hold")
+	}
+}
+
+func TestRevokeRelease(t *testing.T) {
+	path := uniquePath(t)
+	events := make(chan zkl.Event, 8)
+	l := newLock(t, connect(t), path, &zkl.LockOptions{OnRevoke: zkl.RevokeRelease,
+		OnEvent: func(ev zkl.Event) { events <- ev }})
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := connect(t).Revoke(ctxFor(t, 10*time.Second), path, zkl.Fair, "")
+	if err != nil || n != 1 {
+		t.Fatalf("revoke: %d %v", n, err)
+	}
+	waitEvent(t, events, zkl.EventRevokeRequested, 10*time.Second)
+	if err := waitResult(t, l.Lost(), 10*time.Second, "revoked"); !errors.Is(err, zkl.ErrRevoked) {
+		t.Fatalf("lost with %v", err)
+	}
+}
+
+func TestSemaphoreLeasesPerAcquisition(t *testing.T) {
+	path := uniquePath(t)
+	c := connect(t)
+	big := newLock(t, c, path, &zkl.LockOptions{Kind: zkl.Semaphore, MaxLeases: 3, Leases: 2})
+	small := newLock(t, c, path, &zkl.LockOptions{Kind: zkl.Semaphore, MaxLeases: 3, Leases: 2})
+	if err := big.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := small.TryLock(); !errors.Is(err, zkl.ErrWouldBlock) {
+		t.Fatalf("2+2 of 3 leases: %v", err)
+	}
+	ps := participants(t, c, path, zkl.Semaphore)
+	if len(ps) != 1 || ps[0].Leases != 2 {
+		t.Fatalf("participants %+v", ps)
+	}
+	big.Unlock()
+}
+
+func TestElectionLeaseAndStats(t *testing.T) {
+	e := newElection(t, connect(t), uniquePath(t), zkl.ElectionNonFair, "alpha", nil)
+	if _, ok := e.ValidUntil(); ok {
+		t.Fatal("valid before campaigning")
+	}
+	if _, err := e.Campaign(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := e.ValidUntil(); !ok || time.Until(u) <= 0 {
+		t.Fatalf("leader's lease %v %v", u, ok)
+	}
+	js, err := e.Stats()
+	if err != nil || !json.Valid(js) || !strings.Contains(string(js), `"election`) {
+		t.Fatalf("stats %s %v", js, err)
+	}
+	lost := e.Lost()
+	if err := e.Resign(); err != nil {
+		t.Fatal(err)
+	}
+	if err, ok := <-lost; ok || err != nil {
+		t.Fatalf("term channel after resign: %v %v", err, ok)
+	}
+	if _, ok := e.ValidUntil(); ok {
+		t.Fatal("valid after resigning")
+	}
+}
+
+// Closing the client while leader ends the term as lost with ErrClosed.
+func TestElectionLostOnClientClose(t *testing.T) {
+	c, err := zkl.Connect(ctxFor(t, 20*time.Second), zkl.Config{Servers: servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := c.NewElection(uniquePath(t), zkl.ElectionOptions{ID: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Campaign(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	lost := e.Lost()
+	c.Close()
+	if err, ok := <-lost; !ok || !errors.Is(err, zkl.ErrClosed) {
+		t.Fatalf("term after client close: %v %v", err, ok)
+	}
+}

@@ -112,6 +112,7 @@ type Lock struct {
 	hold      chan error         // the current (or last) hold's Lost channel
 	armed     bool               // hold is open (not yet closed)
 	staleLost int                // LOST events still to come for holds already ended
+	owner     *MultiLock         // the multi-lock this lock belongs to, if any
 }
 
 // NewLock creates a lock handle on path (no server traffic yet). opts may be
@@ -443,7 +444,15 @@ func (l *Lock) Lost() <-chan error {
 // Close releases the lock if held, or cancels a pending acquire, and frees
 // the handle (the node is deleted in the background). A pending Acquire
 // returns ErrClosed. Idempotent.
+//
+// A member of a MultiLock is closed by the MultiLock's Close (ErrBusy here).
 func (l *Lock) Close() error {
+	l.mu.Lock()
+	inMulti := l.owner != nil && !l.closed
+	l.mu.Unlock()
+	if inMulti {
+		return &OpError{Op: "close", Path: l.path, Err: Errno(zklEbusy)}
+	}
 	c := l.client
 	c.mu.Lock()
 	if _, ok := c.objs[l.gh]; !ok {
