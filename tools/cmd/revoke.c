@@ -1,0 +1,85 @@
+/*
+ * zkl revoke: ask the holders of a lock (or the leader) to let go.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include <zkl.h>
+
+#include "../client.h"
+#include "../options.h"
+#include "../util.h"
+#include "cmds.h"
+
+const char revoke_help[] =
+    "Usage: zkl revoke [OPTIONS] PATH\n"
+    "\n"
+    "Asks the holders of the lock PATH to let go, and prints how many were asked.\n"
+    "Revocation is cooperative (as Apache Curator's Revoker, whose marker it\n"
+    "writes into the holder's node): `zkl lock --revocable` holders stop their\n"
+    "command and release; Curator holders made revocable run their listener;\n"
+    "others do not notice. Waiters are not asked.\n"
+    "\n"
+    "Revoke options:\n"
+    "  --holder NODE  ask only the holder with this node name (see\n"
+    "                 `zkl status -v` or the \"node\" field of --json)\n"
+    "  --kind K       the recipe of PATH, as for zkl status (default fair)\n"
+    "\n"
+    "%s"
+    "\n"
+    "Exit status: 0 asked (also when nobody held it: \"0 holders asked\"),\n"
+    "1 --holder NODE is not a current holder, 125 error.\n"
+    "Example:\n"
+    "  zkl revoke /locks/backup\n";
+
+int cmd_revoke(int argc, char **argv) {
+  struct common co;
+  common_init(&co);
+  const char *path = NULL, *holder = NULL, *kind = "fair";
+  struct scan s;
+  scan_init(&s, argc, argv, "revoke ");
+  for (int i = 0; i < argc; i++) {
+    s.i = i;
+    if (!is_option(argv[i])) {
+      if (path) usage_error(s.cmd, "unexpected argument '%s' (one PATH only)", argv[i]);
+      path = argv[i];
+      continue;
+    }
+    scan_split(&s);
+    if (is_help(&s)) {
+      show_help(revoke_help);
+      return 0;
+    } else if (common_option(&s, &co)) {
+    } else if (is(&s, "--holder")) {
+      holder = value(&s);
+      if (!holder[0] || strchr(holder, '/')) usage_error(s.cmd, "bad --holder '%s' (a node name)", holder);
+    } else if (is(&s, "--kind")) {
+      kind = value(&s);
+    } else {
+      usage_error(s.cmd, "unknown option '%s'", argv[i]);
+    }
+    i = s.i;
+  }
+  if (!path) usage_error(s.cmd, "missing PATH");
+  if (path[0] != '/') usage_error(s.cmd, "bad path '%s': ZooKeeper paths are absolute (start with '/')", path);
+  int ikind = parse_kind(s.cmd, &kind);
+  common_finish(&co, s.cmd);
+
+  int sfd;
+  zkl_client *c = connect_for_query(&co, &sfd);
+  zkl_inspect_options io;
+  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+  if (ikind < 0) io.election_kind = -ikind; else io.lock_kind = ikind;
+  io.timeout_ms = co.connect_timeout_ms;
+  int rc = zkl_revoke(c, path, &io, holder);
+  zkl_client_destroy(c);
+  if (rc == ZKL_ENOTFOUND && holder) {
+    error_msg("%s is not a holder of %s", holder, path);
+    return EXIT_NOLEADER;
+  }
+  if (rc == ZKL_EBADPATH) bad_path(path, rc);
+  if (rc < 0) die(EXIT_ZKL, "cannot revoke %s: %s", path, zkl_strerror(rc));
+  printf("%d holder%s asked\n", rc, rc == 1 ? "" : "s");
+  return 0;
+}
