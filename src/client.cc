@@ -55,7 +55,9 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   }
   if (opts.io != ZKL_IO_THREAD && opts.io != ZKL_IO_HOST) return ZKL_EINVAL;
   if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
-  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr) return ZKL_EINVAL;
+  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr && opts.sasl_mechanism == nullptr) {
+    return ZKL_EINVAL;
+  }
   if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
   if (opts.tls_insecure_skip_hostname_check != 0 && opts.tls_insecure_skip_hostname_check != 1) {
     return ZKL_EINVAL;
@@ -70,9 +72,22 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   }
   // A key belongs to a certificate (a key alone authenticates nothing).
   if (opts.tls_key_file != nullptr && opts.tls_cert_file == nullptr) return ZKL_EINVAL;
-  // SASL (DIGEST-MD5, GSSAPI) is not implemented by this build yet: the C
-  // client has it (Cyrus SASL), zkl does not pass it through.
-  if (opts.sasl_mechanism != nullptr) return ZKL_ENOTSUP;
+  // SASL: DIGEST-MD5 (user and password). GSSAPI (Kerberos) is not done
+  // yet by this build: it needs keytab/credential-cache handling and a KDC
+  // to test against.
+  bool sasl = opts.sasl_mechanism != nullptr;
+  if (!sasl && (opts.sasl_user != nullptr || opts.sasl_password != nullptr || opts.sasl_keytab != nullptr ||
+                opts.sasl_ccache != nullptr || opts.sasl_service != nullptr || opts.sasl_host != nullptr)) {
+    return ZKL_EINVAL;
+  }
+  if (sasl) {
+    if (std::strcmp(opts.sasl_mechanism, "GSSAPI") == 0) return ZKL_ENOTSUP;
+    if (std::strcmp(opts.sasl_mechanism, "DIGEST-MD5") != 0) return ZKL_EINVAL;
+    if (opts.sasl_user == nullptr || opts.sasl_user[0] == '\0' || opts.sasl_password == nullptr) {
+      return ZKL_EINVAL;
+    }
+    if (opts.sasl_keytab != nullptr || opts.sasl_ccache != nullptr) return ZKL_EINVAL;  // GSSAPI only
+  }
   std::string hosts = opts.servers;
   if (opts.chroot != nullptr && opts.chroot[0] != '\0') {
     if (ValidatePath(opts.chroot) != ZKL_OK) return ZKL_EBADPATH;
@@ -95,6 +110,12 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
     // client closes, then wiped.
     if (opts.tls_key_password) c->connect_.tls_key_password = opts.tls_key_password;
     c->connect_.tls_verify_hostname = opts.tls_insecure_skip_hostname_check == 0;
+  }
+  if (sasl) {
+    c->connect_.sasl_user = opts.sasl_user;
+    c->connect_.sasl_password = opts.sasl_password;  // a secret: wiped on close
+    if (opts.sasl_service && opts.sasl_service[0]) c->connect_.sasl_service = opts.sasl_service;
+    if (opts.sasl_host && opts.sasl_host[0]) c->connect_.sasl_host = opts.sasl_host;
   }
   c->lost_after_ms_ = opts.lost_after_ms;
   c->host_driven_ = opts.io == ZKL_IO_HOST;
@@ -181,6 +202,7 @@ void Client::Close() {
 void Client::WipeSecrets() {
   WipeSecret(connect_.digest);
   WipeSecret(connect_.tls_key_password);
+  WipeSecret(connect_.sasl_password);
 }
 
 void Client::NoteConnectError() {

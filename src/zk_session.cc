@@ -22,6 +22,13 @@ struct ZkSession::Impl {
   struct ACL creator_entries[2]{};
   struct ACL_vector creator_acl{};
   const struct ACL_vector *acl = &ZOO_OPEN_ACL_UNSAFE;
+  // SASL DIGEST-MD5 (the C client references the callbacks for the
+  // handle's life: every reconnect authenticates again).
+  std::string sasl_user;
+  std::string sasl_password;  // a secret: wiped in the destructor
+  std::vector<unsigned char> sasl_secret;  // the same, as Cyrus wants it
+  sasl_callback_t sasl_callbacks[5]{};
+  bool auth_failed_reported = false;
   struct MultiCall;
   std::unordered_set<MultiCall *> multis;  // submitted, not yet completed
 };
@@ -155,8 +162,18 @@ void SessionWatcher(zhandle_t *, int type, int state, const char *, void *ctx) {
   } else if (state == ZOO_EXPIRED_SESSION_STATE) {
     impl->sink->OnZkState(ZkState::kExpired);
   } else if (state == ZOO_AUTH_FAILED_STATE) {
+    if (impl->auth_failed_reported) return;
+    impl->auth_failed_reported = true;
     impl->sink->OnZkState(ZkState::kAuthFailed);
   }
+}
+
+// A failed SASL exchange puts the handle in ZOO_AUTH_FAILED_STATE without
+// a session event (zoo_sasl_mark_failed): report it ourselves, once.
+void ReportSilentAuthFailure(ZkSession::Impl *impl) {
+  if (impl->auth_failed_reported || zoo_state(impl->zh) != ZOO_AUTH_FAILED_STATE) return;
+  impl->auth_failed_reported = true;
+  impl->sink->OnZkState(ZkState::kAuthFailed);
 }
 
 void NodeWatcher(zhandle_t *zh, int type, int, const char *path, void *ctx) {
@@ -204,6 +221,57 @@ const char *DataPtr(std::string_view data) { return data.empty() ? "" : data.dat
 void Wipe(std::string &secret) { WipeSecret(secret); }
 
 const char *OrNull(const std::string &s) { return s.empty() ? nullptr : s.c_str(); }
+
+void WipeBytes(std::vector<unsigned char> &secret) {
+  volatile unsigned char *p = secret.data();
+  for (size_t i = 0; i < secret.size(); ++i) p[i] = 0;
+  secret.clear();
+}
+
+// Cyrus SASL's client side is initialized once per process.
+bool SaslReady() {
+  static const bool ok = sasl_client_init(nullptr) == SASL_OK;
+  return ok;
+}
+
+// The realm the server offers (DIGEST-MD5: "zk-sasl-md5" from Java).
+int SaslRealm(void *, int, const char **available, const char **result) {
+  if (result == nullptr) return SASL_BADPARAM;
+  *result = available != nullptr && available[0] != nullptr ? available[0] : "";
+  return SASL_OK;
+}
+
+int SaslUser(void *context, int id, const char **result, unsigned *len) {
+  auto *impl = static_cast<ZkSession::Impl *>(context);
+  if (result == nullptr || (id != SASL_CB_USER && id != SASL_CB_AUTHNAME)) return SASL_BADPARAM;
+  *result = impl->sasl_user.c_str();
+  if (len) *len = static_cast<unsigned>(impl->sasl_user.size());
+  return SASL_OK;
+}
+
+int SaslPassword(sasl_conn_t *conn, void *context, int id, sasl_secret_t **out) {
+  auto *impl = static_cast<ZkSession::Impl *>(context);
+  if (conn == nullptr || out == nullptr || id != SASL_CB_PASS) return SASL_BADPARAM;
+  // sasl_secret_t: an unsigned long length, then the bytes (one buffer,
+  // kept until the session ends and wiped then).
+  const std::string &pw = impl->sasl_password;
+  if (impl->sasl_secret.empty()) {
+    impl->sasl_secret.assign(sizeof(sasl_secret_t) + pw.size(), 0);
+    auto *secret = reinterpret_cast<sasl_secret_t *>(impl->sasl_secret.data());
+    secret->len = pw.size();
+    std::memcpy(secret->data, pw.data(), pw.size());
+  }
+  *out = reinterpret_cast<sasl_secret_t *>(impl->sasl_secret.data());
+  return SASL_OK;
+}
+
+// Cyrus SASL stores every callback as int (*)(void) and calls it with its
+// real type (through void (*)(void): the generic function pointer type).
+using SaslFn = int (*)(void);
+template <typename Fn>
+SaslFn AsSaslCallback(Fn *fn) {
+  return reinterpret_cast<SaslFn>(reinterpret_cast<void (*)()>(fn));
+}
 
 }  // namespace
 
@@ -269,13 +337,35 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
   }
   SetClientLogLevelOnce();
   Running running(impl.get());
-  if (params.tls_ca_file.empty()) {
+  zoo_sasl_params_t sasl{};
+  zoo_sasl_params_t *sasl_params = nullptr;
+  if (!params.sasl_user.empty()) {
+    if (!SaslReady()) {
+      *error = ZKL_ENOTSUP;
+      return nullptr;
+    }
+    impl->sasl_user = params.sasl_user;
+    impl->sasl_password = params.sasl_password;
+    void *ctx = impl.get();
+    impl->sasl_callbacks[0] = {SASL_CB_GETREALM, AsSaslCallback(&SaslRealm), ctx};
+    impl->sasl_callbacks[1] = {SASL_CB_USER, AsSaslCallback(&SaslUser), ctx};
+    impl->sasl_callbacks[2] = {SASL_CB_AUTHNAME, AsSaslCallback(&SaslUser), ctx};
+    impl->sasl_callbacks[3] = {SASL_CB_PASS, AsSaslCallback(&SaslPassword), ctx};
+    impl->sasl_callbacks[4] = {SASL_CB_LIST_END, nullptr, nullptr};
+    sasl.service = params.sasl_service.c_str();
+    sasl.host = params.sasl_host.c_str();
+    sasl.mechlist = "DIGEST-MD5";
+    sasl.callbacks = impl->sasl_callbacks;
+    sasl_params = &sasl;
+  }
+  if (params.tls_ca_file.empty() && sasl_params == nullptr) {
     impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
                                nullptr, impl.get(), ZOO_NO_LOG_CLIENTENV, &LogLine);
   } else {
     // Our patched client (0004): a verified, non-blocking TLS handshake.
     // The context (with the decrypted key) is built now; the passphrase is
     // not kept by the C client.
+    // SASL (when given) runs over the same connection, after TLS.
     zoo_tls_params_t tls{};
     tls.ca_file = params.tls_ca_file.c_str();
     tls.cert_file = OrNull(params.tls_cert_file);
@@ -285,13 +375,15 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     errno = 0;
     impl->zh = zookeeper_init_secure(params.hosts.c_str(), &SessionWatcher,
                                      params.session_timeout_ms, nullptr, impl.get(),
-                                     ZOO_NO_LOG_CLIENTENV, &LogLine, &tls, nullptr);
+                                     ZOO_NO_LOG_CLIENTENV, &LogLine,
+                                     params.tls_ca_file.empty() ? nullptr : &tls, sasl_params);
   }
   if (impl->zh == nullptr) {
     // EPROTO: a TLS file could not be read (or the key's passphrase is wrong).
     *error = errno == EINVAL ? ZKL_EINVAL : errno == EPROTO ? ZKL_ECERT
              : errno == ENOTSUP ? ZKL_ENOTSUP : ZKL_ENOMEM;
     Wipe(impl->digest);
+    Wipe(impl->sasl_password);
     return nullptr;
   }
   if (params.connect_timeout_ms > 0) zoo_set_connect_timeout(impl->zh, params.connect_timeout_ms);
@@ -314,6 +406,8 @@ ZkSession::~ZkSession() {
   // when its handle closed: free what it never answered.
   for (Impl::MultiCall *call : impl_->multis) delete call;
   Wipe(impl_->digest);
+  Wipe(impl_->sasl_password);
+  WipeBytes(impl_->sasl_secret);
 }
 
 ZkRc ZkSession::GetInterest(Interest *out) {
@@ -332,7 +426,9 @@ ZkRc ZkSession::GetInterest(Interest *out) {
 ZkRc ZkSession::Process(bool readable, bool writable) {
   Running running(impl_.get());
   int events = (readable ? ZOOKEEPER_READ : 0) | (writable ? ZOOKEEPER_WRITE : 0);
-  return FromCode(zookeeper_process(impl_->zh, events));
+  ZkRc rc = FromCode(zookeeper_process(impl_->zh, events));
+  ReportSilentAuthFailure(impl_.get());
+  return rc;
 }
 
 ZkRc ZkSession::Create(void *request, const std::string &path, std::string_view data, int mode) {

@@ -116,6 +116,11 @@ struct ZkConnectParams {
   std::string tls_key_file;      // its key (empty: in the certificate file)
   std::string tls_key_password;  // secret; only used while Open runs
   bool tls_verify_hostname = true;
+  // SASL DIGEST-MD5: on when sasl_user is not empty.
+  std::string sasl_user;
+  std::string sasl_password;  // secret: wiped with the session
+  std::string sasl_service = "zookeeper";
+  std::string sasl_host = "zk-sasl-md5";
 };
 
 // Overwrites a secret in place (not optimized away), then empties it.
