@@ -424,8 +424,10 @@ def _header_constants():
     candidates = [os.path.join(os.environ.get("ZKL_PREFIX", ""), "include", "zkl.h"),
                   os.path.join(ROOT, "include", "zkl.h")]
     header = next(p for p in candidates if os.path.exists(p))
+    with open(header) as f:
+        text = f.read()
     consts = {}
-    for m in re.finditer(r"^#define (ZKL_[A-Z0-9_]+) (-?\d+)\b", open(header).read(), re.M):
+    for m in re.finditer(r"^#define (ZKL_[A-Z0-9_]+) (-?\d+)\b", text, re.M):
         consts[m.group(1)] = int(m.group(2))
     return consts
 

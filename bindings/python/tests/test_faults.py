@@ -87,6 +87,29 @@ def test_blocking_holder_sees_loss(zk_private, path):
         with pytest.raises(zkl.LockLost):
             lock.release()
         c.wait_connected(30)
+        assert lock.acquire() > 0  # the same handle, in the new session
+        lock.release()
+    finally:
+        c.close()
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "core: the first acquire on a handle whose hold was lost takes 0.7-1.5 s "
+    "(a fresh handle on the same client: ~10 ms) and returns with valid_for "
+    "often already 0 under a 0.3 s safety bound; reported, not worked around"))
+def test_reacquire_after_loss_is_held_at_once(zk_private, path):
+    c = connect(zk_private.connect, session_timeout=2.0, lost_after=0.3)
+    try:
+        lock = c.lock(path, timeout=5)
+        lock.acquire()
+        zk_private.pause()
+        try:
+            wait_until(lambda: c.state == zkl.SessionState.LOST, timeout=20, what="session LOST")
+        finally:
+            zk_private.resume()
+        with pytest.raises(zkl.LockLost):
+            lock.release()
+        c.wait_connected(30)
         with lock:
             assert lock.is_held
     finally:

@@ -732,6 +732,17 @@ class _Handle:
     def _on_event(self, event: Event) -> None:
         pass
 
+    def _loop_for_loss(self) -> asyncio.AbstractEventLoop:
+        """The running loop for until_lost(). A client closed from another
+        thread has its LOST events still on their way to the loop, so a
+        closed client is not an error here (the handle is not closed yet)."""
+        loop = asyncio.get_running_loop()
+        if getattr(self, "_lost", None) is None:
+            self._handle()
+        if self._client._h is not None:
+            self._client.attach()
+        return loop
+
     def _client_closed(self) -> None:
         self.close()
 
@@ -982,10 +993,9 @@ class _Acquirable(_Handle):
         """Waits (on the loop) until this hold is lost and returns the LOST
         event (event.exception: SessionLost, LockLost, Closed, MaxHoldExceeded,
         Revoked, ...); at once if the current hold was lost already."""
-        loop = self._client.attach()
+        loop = self._loop_for_loss()
         if self._lost is not None:
             return self._lost
-        self._handle()
         fut = loop.create_future()
         self._lost_waiters.append(fut)
         try:
@@ -1378,10 +1388,9 @@ class Election(_Handle):
 
     async def until_lost(self) -> Event:
         """Waits (on the loop) until the leadership is lost; the LOST event."""
-        loop = self._client.attach()
+        loop = self._loop_for_loss()
         if self._lost is not None:
             return self._lost
-        self._handle()
         fut = loop.create_future()
         self._lost_waiters.append(fut)
         try:
