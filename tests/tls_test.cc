@@ -364,6 +364,33 @@ TEST(Tls, PlaintextConnectTimeoutIsHonoredToo) {
   EXPECT_LT(gap, 400 + 1000);
 }
 
+TEST(Tls, ReconnectsToTheSameSessionAfterTheServerRestarts) {
+  // A server of its own: the others stay up for the other tests.
+  auto server = ZkServer::StartStandalone({"ZK_TLS_DIR=" + World().certs()});
+  Tls t = MutualTls(server->secure_connect());
+  t.session_timeout_ms = 30000;  // the restart fits in the safety bound
+  ClientPtr c;
+  ASSERT_EQ(t.Connect(20000, &c), 0);
+  uint64_t session = 0;
+  ASSERT_EQ(zkl_client_session_id(c.get(), &session), 0);
+  LockPtr l = NewLock(c.get(), UniquePath("tls-restart"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 10000), 0);
+  server->Restart();
+  ASSERT_EQ(server->secure_connect(), t.servers);  // same TLS port again
+  bool reconnected = false;
+  auto deadline = Clock::now() + std::chrono::seconds(30);
+  while (!reconnected && Clock::now() < deadline) {
+    EventPtr ev = WaitForEvent(c.get(), ZKL_EVENT_SESSION, 1000);
+    reconnected = ev && zkl_event_session_state(ev.get()) == ZKL_SESSION_RECONNECTED;
+  }
+  ASSERT_TRUE(reconnected);
+  uint64_t again = 0;
+  EXPECT_EQ(zkl_client_session_id(c.get(), &again), 0);
+  EXPECT_EQ(again, session);
+  EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
+  EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
 TEST(Tls, ThePassphraseNeverAppearsInALogLine) {
   Logs logs;
   {
