@@ -122,7 +122,9 @@ static void hold_new(struct hold *h, const struct run_opts *ro, zkl_client *c, c
     }
   }
   if (h->n > 1) {
-    int rc = zkl_multilock_new(c, h->locks, (size_t)h->n, NULL, &h->m);
+    zkl_multilock_options mo;
+    zkl_multilock_options_init(&mo, ZKL_MULTILOCK_OPTIONS_VERSION);
+    int rc = zkl_multilock_new(c, h->locks, (size_t)h->n, &mo, &h->m);
     if (rc != 0) {
       zkl_client_destroy(c);
       die(EXIT_ZKL, "cannot make a multi-lock of these paths: %s", zkl_strerror(rc));
