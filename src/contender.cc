@@ -78,12 +78,14 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
     if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_);
     return ZKL_OK;
   }
-  if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
+  if (want_hold_ && rejoining_) return TakeOverRejoin(owner, timeout_ms, mode, no_wait, started);
+  if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
   if (no_wait && !client_->connected()) return ZKL_ECONNECTION;
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
 
   want_hold_ = true;
+  rejoining_ = false;
   lost_unreleased_ = false;
   waited_ = false;
   first_in_line_ = false;
@@ -99,6 +101,28 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
                                                   : absl::InfiniteFuture();
   ArmTimer();
   Begin();
+  return ZKL_OK;
+}
+
+int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, bool no_wait,
+                              uint64_t *started) {
+  // An election candidate back in line by itself after a loss: a campaign
+  // now takes over that place in the line, with its own deadline, and ends
+  // as any campaign does (leaving the election on timeout or cancel).
+  rejoining_ = false;
+  owner_ = owner;
+  mode_ = mode;
+  no_wait_ = no_wait;
+  *started = ++request_seq_;
+  acquire_started_ = MonoNow();
+  if (no_wait) {
+    Fail(mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+    return ZKL_OK;
+  }
+  acquire_deadline_ = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
+  ArmTimer();
+  // Already told the line it waits: this caller hears it too.
+  if (mode == Mode::kAsync && announced_waiting_) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
   return ZKL_OK;
 }
 
@@ -123,6 +147,8 @@ int Contender::Release(uint64_t owner, bool wait) {
 }
 
 int Contender::ReleaseLocked(uint64_t owner, bool wait) {
+  // After zkl_client_close every lock call says so, a lost hold included.
+  if (client_->closed()) return ZKL_ECLOSED;
   if (holds_ == 0) {
     if (lost_unreleased_ && owner == lost_owner_) {
       lost_unreleased_ = false;  // tell the holder once that it had lost it
@@ -686,6 +712,7 @@ void Contender::SetHeld(bool held) {
 
 void Contender::Granted() {
   ++acquisitions_;
+  rejoining_ = false;
   if (acquire_started_ != absl::InfinitePast()) {
     wait_ms_.Record(absl::ToInt64Milliseconds(MonoNow() - acquire_started_));
   }
@@ -754,6 +781,7 @@ void Contender::Fail(int error) {
     }
   }
   want_hold_ = false;
+  rejoining_ = false;
   holds_ = 0;
   watched_.clear();
   acquire_deadline_ = absl::InfiniteFuture();
@@ -784,6 +812,7 @@ void Contender::Lost(int error, uint64_t token) {
     owner_ = 0;
   } else {
     // An election candidate stays in the race: it rejoins by itself.
+    rejoining_ = true;
     announced_waiting_ = false;
     mode_ = Mode::kAsync;
     create_attempts_ = 0;

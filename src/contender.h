@@ -80,6 +80,7 @@ class Contender : public Listener {
   // As Acquire/Cancel/Release without taking the mutex. *started is the
   // request's number when an acquire was started (0: answered at once).
   int AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started);
+  int TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, bool no_wait, uint64_t *started);
   int CancelLocked();
   int ReleaseLocked(uint64_t owner, bool wait);
 
@@ -171,6 +172,9 @@ class Contender : public Listener {
   bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
   uint64_t lost_owner_ = 0;
   bool announced_waiting_ = false;
+  // An election candidate back in line by itself after a loss, with no
+  // campaign of the user's pending: the next campaign takes over its place.
+  bool rejoining_ = false;
   bool waited_ = false;  // this acquire was not granted at its first look
   bool first_in_line_ = false;  // semaphore: the last look made us first waiter
 

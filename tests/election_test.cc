@@ -179,4 +179,54 @@ TEST(ElectionApi, CampaignTimeoutLeavesTheElection) {
   EXPECT_EQ(ms, 0);
 }
 
+// A leader that lost its session is back in line by itself; a campaign then
+// takes over that place with its own deadline (never EBUSY), and ends as any
+// campaign does: on timeout it has left the election.
+TEST(ElectionApi, CampaignAfterLossTakesOverTheRejoinedLine) {
+  auto c1 = NewClient(6000), c2 = NewClient();
+  std::string path = UniquePath("campaign-rejoin");
+  ElectionPtr a, b;
+  NewElection(c1.get(), path, ZKL_ELECTION_FAIR, "alpha", &a);
+  NewElection(c2.get(), path, ZKL_ELECTION_FAIR, "beta", &b);
+  ASSERT_EQ(zkl_election_acquire(a.e, 5000), 0);
+  ASSERT_EQ(zkl_election_acquire_async(b.e, -1), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
+  ExpireClientSession(c1.get());
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ELECTED, 10000));
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }, 15000));  // alpha rejoined
+  // A blocking campaign waits in that line and leaves it on its timeout.
+  EXPECT_EQ(zkl_election_acquire(a.e, 300), ZKL_ETIMEDOUT);
+  EXPECT_TRUE(Eventually([&] { return Children(path).size() == 1; }));
+  // The library rejoins no more; an async campaign joins anew and is elected
+  // when beta resigns.
+  ASSERT_EQ(zkl_election_acquire_async(a.e, -1), 0);
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
+  ASSERT_EQ(zkl_election_release(b.e), 0);
+  ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_ELECTED, 10000));
+  EXPECT_EQ(zkl_election_is_leader(a.e), 1);
+  ASSERT_EQ(zkl_election_release(a.e), 0);
+}
+
+// The same with an async campaign: it waits in the rejoined line and is
+// elected when the leader resigns.
+TEST(ElectionApi, AsyncCampaignAfterLossIsElectedFromTheRejoinedLine) {
+  auto c1 = NewClient(6000), c2 = NewClient();
+  std::string path = UniquePath("campaign-rejoin-async");
+  ElectionPtr a, b;
+  NewElection(c1.get(), path, ZKL_ELECTION_FAIR, "alpha", &a);
+  NewElection(c2.get(), path, ZKL_ELECTION_FAIR, "beta", &b);
+  ASSERT_EQ(zkl_election_acquire(a.e, 5000), 0);
+  ASSERT_EQ(zkl_election_acquire_async(b.e, -1), 0);
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
+  ExpireClientSession(c1.get());
+  ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_LOST, 10000));
+  ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ELECTED, 10000));
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }, 15000));
+  ASSERT_EQ(zkl_election_acquire_async(a.e, 10000), 0);  // not EBUSY
+  ASSERT_EQ(zkl_election_release(b.e), 0);
+  ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_ELECTED, 10000));
+  EXPECT_EQ(zkl_election_is_leader(a.e), 1);
+  ASSERT_EQ(zkl_election_release(a.e), 0);
+}
+
 }  // namespace

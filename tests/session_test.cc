@@ -202,4 +202,25 @@ TEST(Session, CloseEndsPendingAcquireAndDeletesNodes) {
   ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
 }
 
+// A hold ended by zkl_client_close: LOST(ECLOSED), and every later call on
+// the lock says the client is closed (not ELOST, not a clean release).
+TEST(Session, ReleaseAfterCloseSaysClosed) {
+  zkl_client *c = NewClientRaw();
+  std::string path = UniquePath("close-release");
+  zkl_lock *l = nullptr;
+  zkl_lock_options o;
+  zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
+  ASSERT_EQ(zkl_lock_new(c, path.c_str(), &o, &l), 0);
+  ASSERT_EQ(zkl_lock_acquire(l, ZKL_DEFAULT_OWNER, 5000), 0);
+  ASSERT_EQ(zkl_client_close(c), 0);
+  auto ev = WaitForEvent(c, ZKL_EVENT_LOST, 5000);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(zkl_event_error(ev.get()), ZKL_ECLOSED);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  EXPECT_EQ(zkl_lock_release(l, ZKL_DEFAULT_OWNER), ZKL_ECLOSED);
+  EXPECT_EQ(zkl_lock_release(l, ZKL_DEFAULT_OWNER), ZKL_ECLOSED);
+  EXPECT_EQ(zkl_lock_destroy(l), 0);
+  EXPECT_EQ(zkl_client_destroy(c), 0);
+}
+
 }  // namespace
