@@ -652,7 +652,10 @@ absl::Time Client::HeartbeatDue() const {
   // answers zkl cannot see): a waiter granted after a long wait then holds
   // with a fresh proof at once.
   if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfiniteFuture();
-  absl::Duration period = absl::Milliseconds(negotiated_timeout_ms_) / 4;
+  // A quarter of the session timeout, and a third of the safety bound when
+  // lost_after_ms makes that shorter: a hold stays provable between two
+  // heartbeats with room for a round trip.
+  absl::Duration period = std::min(absl::Milliseconds(negotiated_timeout_ms_) / 4, SafetyBound() / 3);
   return std::max(heard_since_, heartbeat_sent_) + period;
 }
 

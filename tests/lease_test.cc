@@ -209,6 +209,31 @@ TEST(LeaseTruth, ValidForIsBoundedAndAgreesWithIsHeld) {
   EXPECT_EQ(ms, 0);
 }
 
+// lost_after_ms shortens the safety bound below a quarter of the session
+// timeout: heartbeats follow the shorter bound, so an idle, connected holder
+// stays provably held (no SUSPENDED between two heartbeats).
+TEST(LeaseTruth, ShortLostAfterKeepsAnIdleHolderProvable) {
+  zkl_client_options co;
+  zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = Server().connect();
+  co.servers = servers.c_str();
+  co.session_timeout_ms = 4000;
+  co.lost_after_ms = 300;
+  zkl_client *raw = nullptr;
+  ASSERT_EQ(zkl_client_new(&co, &raw), 0);
+  ClientPtr c(raw);
+  ASSERT_EQ(zkl_client_wait_connected(c.get(), 10000), 0);
+  auto l = NewLock(c.get(), UniquePath("short-bound"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  // Five bounds long, no suspension may be reported while connected.
+  EXPECT_FALSE(WaitForEvent(c.get(), ZKL_EVENT_SUSPENDED, 1500));
+  int64_t ms = 0;
+  EXPECT_EQ(zkl_lock_valid_for(l.get(), &ms), 0);
+  EXPECT_GT(ms, 0);
+  EXPECT_LE(ms, 300);
+  EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
 // A host that stops dispatching while zkl's own I/O thread runs: the
 // thread keeps the session alive, so the hold stays true and provable
 // throughout; the events wait in the queue.
