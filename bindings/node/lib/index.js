@@ -469,18 +469,10 @@ class Election extends Handle {
         return;
       }
       if (this._campaign) throw new ZklError(codes.EBUSY, `campaign ${this.path}`);
-      const rc = native.electionAcquireAsync(this._h, ms);
-      const rec = { resolve, reject, signal, aborted: false, onAbort: null, timer: null, timedOut: false };
-      if (rc === codes.EBUSY && this._joined) {
-        // Back in line by itself after a loss (zkl rejoins a lost leader):
-        // wait there, with this call's deadline; on timeout it leaves, as
-        // a campaign that timed out does.
-        const giveUp = () => { rec.timedOut = true; native.electionCancel(this._h); };
-        if (ms === 0) giveUp();
-        else if (ms > 0) rec.timer = setTimeout(giveUp, ms);
-      } else {
-        check(rc, `campaign ${this.path}`);
-      }
+      // After a lost leadership zkl keeps the participant in line; the core
+      // lets this campaign take over that place with its own deadline.
+      check(native.electionAcquireAsync(this._h, ms), `campaign ${this.path}`);
+      const rec = { resolve, reject, signal, aborted: false, onAbort: null };
       if (signal) {
         rec.onAbort = () => {
           rec.aborted = true;
@@ -498,7 +490,6 @@ class Election extends Handle {
     const rec = this._campaign;
     if (!rec) return;
     this._campaign = null;
-    if (rec.timer) clearTimeout(rec.timer);
     if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
     fn(rec);
   }
@@ -558,9 +549,7 @@ class Election extends Handle {
         this._joined = false;
         this._settle((rec) => {
           if (rec.aborted && ev.error === codes.ECANCELED) rec.reject(abortError(rec.signal));
-          else if (rec.timedOut && ev.error === codes.ECANCELED) {
-            rec.reject(new ZklError(codes.ETIMEDOUT, `campaign ${this.path}`));
-          } else rec.reject(new ZklError(ev.error, `campaign ${this.path}`));
+          else rec.reject(new ZklError(ev.error, `campaign ${this.path}`));
         });
         break;
       case EV.SUSPENDED:
