@@ -93,12 +93,9 @@ def test_blocking_holder_sees_loss(zk_private, path):
         c.close()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "core: src/client.cc Client::HeartbeatDue sends heartbeats every session "
-    "timeout/4 (0.5 s here) although lost_after shortens the safety bound to "
-    "0.3 s, so an idle holder flaps to SUSPENDED between heartbeats; and the "
-    "first acquire on a handle whose hold was lost takes 0.7-1.5 s (a fresh "
-    "handle: ~10 ms), so it is granted with its lease already spent"))
+# The re-acquire waits until the server expires the abandoned session (its
+# node still holds there); once granted, the hold is provable at once
+# (heartbeats follow the shortened safety bound).
 def test_reacquire_after_loss_is_held_at_once(zk_private, path):
     c = connect(zk_private.connect, session_timeout=2.0, lost_after=0.3)
     try:
