@@ -165,6 +165,33 @@ int is(const struct scan *s, const char *name) { return strcmp(s->name, name) ==
 
 int is_help(const struct scan *s) { return is(s, "-h") || is(s, "--help"); }
 
+int next_option(struct scan *s, struct common *co, const char **path, const char *help) {
+  if (s->started) s->i++;  /* past the option the command just judged */
+  s->started = 1;
+  for (; s->i < s->argc; s->i++) {
+    const char *a = s->argv[s->i];
+    if (!is_option(a)) {
+      if (*path) usage_error(s->cmd, "unexpected argument '%s' (one PATH only)", a);
+      *path = a;
+      continue;
+    }
+    scan_split(s);
+    if (is_help(s)) {
+      show_help(help);
+      exit(0);
+    }
+    if (!common_option(s, co)) return 1;
+  }
+  return 0;
+}
+
+void unknown_option(const struct scan *s) { usage_error(s->cmd, "unknown option '%s'", s->argv[s->i]); }
+
+void require_path(const struct scan *s, const char *path) {
+  if (!path) usage_error(s->cmd, "missing PATH");
+  if (path[0] != '/') usage_error(s->cmd, "bad path '%s': ZooKeeper paths are absolute (start with '/')", path);
+}
+
 const char *value(struct scan *s) {
   if (s->inline_v) return s->inline_v;
   if (s->i + 1 >= s->argc) usage_error(s->cmd, "option %s needs a value", s->name);

@@ -43,6 +43,7 @@ struct scan {
   const char *name;     /* current option, without "=value" */
   const char *inline_v; /* value after '=', or NULL */
   char namebuf[64];
+  int started;          /* next_option: past the first argument */
 };
 
 void scan_init(struct scan *s, int argc, char **argv, const char *cmd);
@@ -58,6 +59,14 @@ long count_value(struct scan *s, long min, long max, const char *what);
 /* 1 if the current option is a connection option (consumed). */
 int common_option(struct scan *s, struct common *co);
 int is_option(const char *a);
+/* The arguments of a command that takes one PATH and options: returns 1 for
+ * each option the command judges itself (s->name, value(s) as usual; an
+ * unknown one goes to unknown_option), 0 at the end. The PATH, --help
+ * (printed, then exit 0) and the connection options are handled here. */
+int next_option(struct scan *s, struct common *co, const char **path, const char *help);
+void unknown_option(const struct scan *s);
+/* Ends with a usage error unless `path` is an absolute ZooKeeper path. */
+void require_path(const struct scan *s, const char *path);
 /* Prints a command's help (a format with one %s: common_help). */
 void show_help(const char *help);
 

@@ -124,19 +124,8 @@ int cmd_leader(int argc, char **argv) {
   struct watch_state w = {0, 0, 0, -1};
   struct scan s;
   scan_init(&s, argc, argv, "leader ");
-  for (int i = 0; i < argc; i++) {
-    s.i = i;
-    if (!is_option(argv[i])) {
-      if (path) usage_error(s.cmd, "unexpected argument '%s' (one PATH only)", argv[i]);
-      path = argv[i];
-      continue;
-    }
-    scan_split(&s);
-    if (is_help(&s)) {
-      show_help(leader_help);
-      return 0;
-    } else if (common_option(&s, &co)) {
-    } else if (is(&s, "--unfair")) {
+  while (next_option(&s, &co, &path, leader_help)) {
+    if (is(&s, "--unfair")) {
       no_value(&s);
       kind = ZKL_ELECTION_NONFAIR;
     } else if (is(&s, "--fair")) {
@@ -152,12 +141,10 @@ int cmd_leader(int argc, char **argv) {
       no_value(&s);
       w.json = 1;
     } else {
-      usage_error(s.cmd, "unknown option '%s'", argv[i]);
+      unknown_option(&s);
     }
-    i = s.i;
   }
-  if (!path) usage_error(s.cmd, "missing PATH");
-  if (path[0] != '/') usage_error(s.cmd, "bad path '%s': ZooKeeper paths are absolute (start with '/')", path);
+  require_path(&s, path);
   common_finish(&co, s.cmd);
 
   int sfd;

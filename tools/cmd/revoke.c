@@ -39,30 +39,17 @@ int cmd_revoke(int argc, char **argv) {
   const char *path = NULL, *holder = NULL, *kind = "fair";
   struct scan s;
   scan_init(&s, argc, argv, "revoke ");
-  for (int i = 0; i < argc; i++) {
-    s.i = i;
-    if (!is_option(argv[i])) {
-      if (path) usage_error(s.cmd, "unexpected argument '%s' (one PATH only)", argv[i]);
-      path = argv[i];
-      continue;
-    }
-    scan_split(&s);
-    if (is_help(&s)) {
-      show_help(revoke_help);
-      return 0;
-    } else if (common_option(&s, &co)) {
-    } else if (is(&s, "--holder")) {
+  while (next_option(&s, &co, &path, revoke_help)) {
+    if (is(&s, "--holder")) {
       holder = value(&s);
       if (!holder[0] || strchr(holder, '/')) usage_error(s.cmd, "bad --holder '%s' (a node name)", holder);
     } else if (is(&s, "--kind")) {
       kind = value(&s);
     } else {
-      usage_error(s.cmd, "unknown option '%s'", argv[i]);
+      unknown_option(&s);
     }
-    i = s.i;
   }
-  if (!path) usage_error(s.cmd, "missing PATH");
-  if (path[0] != '/') usage_error(s.cmd, "bad path '%s': ZooKeeper paths are absolute (start with '/')", path);
+  require_path(&s, path);
   int ikind = parse_kind(s.cmd, &kind);
   common_finish(&co, s.cmd);
 

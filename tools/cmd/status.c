@@ -139,19 +139,8 @@ int cmd_status(int argc, char **argv) {
   long leases = 0;
   struct scan s;
   scan_init(&s, argc, argv, "status ");
-  for (int i = 0; i < argc; i++) {
-    s.i = i;
-    if (!is_option(argv[i])) {
-      if (path) usage_error(s.cmd, "unexpected argument '%s' (one PATH only)", argv[i]);
-      path = argv[i];
-      continue;
-    }
-    scan_split(&s);
-    if (is_help(&s)) {
-      show_help(status_help);
-      return 0;
-    } else if (common_option(&s, &co)) {
-    } else if (is(&s, "--json")) {
+  while (next_option(&s, &co, &path, status_help)) {
+    if (is(&s, "--json")) {
       no_value(&s);
       json = 1;
     } else if (is(&s, "--stats")) {
@@ -166,12 +155,10 @@ int cmd_status(int argc, char **argv) {
       leases = strtol(v, &end, 10);
       if (errno || end == v || *end || leases < 1) usage_error(s.cmd, "bad --leases '%s'", v);
     } else {
-      usage_error(s.cmd, "unknown option '%s'", argv[i]);
+      unknown_option(&s);
     }
-    i = s.i;
   }
-  if (!path) usage_error(s.cmd, "missing PATH");
-  if (path[0] != '/') usage_error(s.cmd, "bad path '%s': ZooKeeper paths are absolute (start with '/')", path);
+  require_path(&s, path);
   int ikind = parse_kind(s.cmd, &kind);
   if (leases && ikind != ZKL_LOCK_SEMAPHORE) usage_error(s.cmd, "--leases is for --kind semaphore");
   if (json && stats) usage_error(s.cmd, "--json and --stats exclude each other");
