@@ -166,8 +166,9 @@ ZKL_API void zkl_free(void *p);
                                       (zkl_revoke, Curator's Revoker)       */
 #define ZKL_EVENT_STATS 13         /* client: statistics JSON is event data
                                       (stats_interval_ms)                   */
-#define ZKL_EVENT_LOG 14           /* a log line (pull form only: dispatch
-                                      hands log lines to log_cb instead)    */
+#define ZKL_EVENT_LOG 14           /* a log line (pull form only, and only
+                                      when log_cb is set: dispatch hands the
+                                      lines to log_cb instead)              */
 
 /* Session states (zkl_client_state, zkl_event_session_state). */
 #define ZKL_SESSION_CONNECTING 1   /* no session yet                         */
@@ -208,7 +209,9 @@ typedef void (*zkl_event_cb)(const zkl_event *ev, void *user_data);
  * (ZKL_LOG_*) and component ("zkl", "zookeeper", "tls", "sasl"). Runs only
  * inside zkl_client_dispatch(), like event callbacks. Lines never carry
  * secrets. Undelivered lines are bounded (the oldest are dropped and a
- * line says how many).
+ * line says how many). A client read with zkl_client_next_event gets the
+ * lines as ZKL_EVENT_LOG events instead: set log_cb (any function; it is
+ * not called in the pull form) to ask for them.
  */
 typedef void (*zkl_log_cb)(int level, const char *component, const char *message,
                            void *user_data);
