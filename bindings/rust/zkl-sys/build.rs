@@ -93,7 +93,7 @@ fn bundled_libzkl() {
     } else {
         // A git checkout (bindings/rust/zkl-sys): the repository's sources;
         // CMake prepares the ZooKeeper client (scripts/fetch-zookeeper).
-        let root = manifest.join("../..");
+        let root = manifest.join("../../..");
         if !root.join("CMakeLists.txt").exists() || !root.join("include/zkl.h").exists() {
             panic!(
                 "zkl-sys (feature `bundled`): no libzkl sources in {}; use the packaged \
