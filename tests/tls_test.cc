@@ -137,6 +137,7 @@ struct Tls {
   bool skip_hostname = false;
   std::string sasl_mechanism, sasl_user, sasl_password;
   int acl = ZKL_ACL_OPEN;
+  int io = ZKL_IO_THREAD;
   int connect_timeout_ms = 0;
   int session_timeout_ms = 6000;
   Logs *logs = nullptr;
@@ -157,6 +158,7 @@ struct Tls {
     o.sasl_user = sasl_user.empty() ? nullptr : sasl_user.c_str();
     o.sasl_password = sasl_mechanism.empty() ? nullptr : sasl_password.c_str();
     o.acl = acl;
+    o.io = io;
     if (logs) {
       o.log_cb = OnLog;
       o.log_user_data = logs;
@@ -275,6 +277,23 @@ TEST(Tls, MutualTlsConnectsAndALockWorks) {
     if (line.find("TLS") != std::string::npos) tls_line = true;
   }
   EXPECT_TRUE(tls_line) << "no log line tells that TLS was established";
+}
+
+TEST(Tls, HostDrivenIoDoesTheHandshakeToo) {
+  // ZKL_IO_HOST: no thread of zkl's; the blocking calls drive the I/O, the
+  // handshake included (its read/write interest changes step by step).
+  Tls t = MutualTls(World().good().secure_connect());
+  t.io = ZKL_IO_HOST;
+  ClientPtr c;
+  ASSERT_EQ(t.Connect(20000, &c), 0);
+  LockPtr l = NewLock(c.get(), UniquePath("tls-host-io"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 10000), 0);
+  EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+  Tls bad;
+  bad.servers = World().good().secure_connect();
+  bad.ca = World().cert("ca.pem");
+  bad.io = ZKL_IO_HOST;
+  EXPECT_EQ(bad.Connect(kFailWaitMs), ZKL_ECLIENTCERT);
 }
 
 TEST(Tls, UnencryptedClientKeyAlsoWorks) {
