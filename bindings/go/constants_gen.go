@@ -146,7 +146,7 @@ const zklEventRevokeRequested = 12
 // zklEventStats: client: statistics JSON is event data
 const zklEventStats = 13
 
-// zklEventLog: a log line (pull form only: dispatch
+// zklEventLog: a log line (pull form only, and only
 const zklEventLog = 14
 
 // zklSessionConnecting: no session yet

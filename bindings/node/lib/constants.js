@@ -52,7 +52,7 @@ module.exports = Object.freeze({
   ZKL_EVENT_NO_LEADER: 11, // observer: no participant leads now
   ZKL_EVENT_REVOKE_REQUESTED: 12, // someone asked this holder to let go
   ZKL_EVENT_STATS: 13, // client: statistics JSON is event data
-  ZKL_EVENT_LOG: 14, // a log line (pull form only: dispatch
+  ZKL_EVENT_LOG: 14, // a log line (pull form only, and only
   ZKL_SESSION_CONNECTING: 1, // no session yet
   ZKL_SESSION_CONNECTED: 2, // session established
   ZKL_SESSION_SUSPENDED: 3, // disconnected; the session may live

@@ -95,7 +95,7 @@ pub const ZKL_EVENT_NO_LEADER: i32 = 11;
 pub const ZKL_EVENT_REVOKE_REQUESTED: i32 = 12;
 /// client: statistics JSON is event data
 pub const ZKL_EVENT_STATS: i32 = 13;
-/// a log line (pull form only: dispatch
+/// a log line (pull form only, and only
 pub const ZKL_EVENT_LOG: i32 = 14;
 /// no session yet
 pub const ZKL_SESSION_CONNECTING: i32 = 1;
