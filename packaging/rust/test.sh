@@ -93,6 +93,18 @@ echo "install time: $(( $(date +%s) - start ))s (cargo build --release, libzkl b
 bin=$work/app/target/release/zkl-pkgtest
 [ -f "$work/crates/zkl-sys-$version/zkl-src/third_party/zookeeper/src/zookeeper-client-c/generated/zookeeper.jute.c" ] && ok "zkl-sys carries libzkl's sources (zkl-src/)" || bad "zkl-sys has no zkl-src/"
 echo "binary: $(stat -c %s "$bin") bytes"
+# The ZooKeeper client came prepared inside the crate (no fetch, no Java).
+cache=$(ls "$work"/app/target/release/build/zkl-sys-*/out/build/CMakeCache.txt 2>/dev/null | head -1)
+if grep -qx "ZKL_ZOOKEEPER_SOURCE_DIR:PATH=$work/crates/zkl-sys-$version/zkl-src/third_party/zookeeper/src" "${cache:-/dev/null}"; then
+  ok "the ZooKeeper C client was built from the crate's prepared sources"
+else
+  bad "the bundled build did not take the ZooKeeper client from the crate ($cache)"
+fi
+# Nothing of the build is needed at run time: the binary alone, elsewhere.
+mkdir -p "$work/run"
+cp "$bin" "$work/run/"
+bin=$work/run/zkl-pkgtest
+rm -rf "$work/crates" "$work/app/target"
 
 # Self-contained: libzkl is linked in; no libzkl or abseil shared object.
 needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
