@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 // Digest auth and creator-only ACLs pass through to the nodes zkl creates:

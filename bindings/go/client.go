@@ -24,7 +24,9 @@
 // WaitConnected): those would wait for the goroutine that runs the callback.
 package zkl
 
-// #cgo pkg-config: zkl
+// The link flags are in link_static.go (the bundled archive, the default)
+// and link_dynamic.go (pkg-config, with -tags dynamic).
+
 // #include "gozkl.h"
 import "C"
 

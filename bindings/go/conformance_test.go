@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 // clientStats parses the client's statistics document and returns its

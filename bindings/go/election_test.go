@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 func newElection(t testing.TB, c *zkl.Client, path string, kind zkl.ElectionKind, id string,

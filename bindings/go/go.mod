@@ -1,3 +1,3 @@
-module zkl.dev/zkl
+module github.com/zkl-project/zkl-go
 
 go 1.22

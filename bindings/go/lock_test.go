@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 func TestVersionAndErrorValues(t *testing.T) {

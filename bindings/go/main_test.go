@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 // The standalone ZooKeeper server of this test binary (started by TestMain).

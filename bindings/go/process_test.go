@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 // buildZklHold compiles the C contender tests/tools/zkl_hold.c against the

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"zkl.dev/zkl"
-	"zkl.dev/zkl/internal/zkexpire"
+	"github.com/zkl-project/zkl-go"
+	"github.com/zkl-project/zkl-go/internal/zkexpire"
 )
 
 // expire ends c's current session on the server, for real.

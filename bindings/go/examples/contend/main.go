@@ -17,7 +17,7 @@ import (
 	"os/signal"
 	"time"
 
-	"zkl.dev/zkl"
+	"github.com/zkl-project/zkl-go"
 )
 
 func main() {
