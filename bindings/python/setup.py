@@ -1,15 +1,25 @@
 """Build of the zkl Python binding: SWIG (Debian's swig 4.1) generates the
 low-level module zkl.capi from src/zkl/capi.i and zkl.h; the extension
-zkl._capi links against an installed libzkl.
+zkl._capi links against libzkl.
 
 libzkl is found, in this order, via
   ZKL_PREFIX      an install prefix (PREFIX/include/zkl.h, PREFIX/lib/libzkl.so)
+  zkl-src/        the sdist's own copy of libzkl's sources (with the ZooKeeper
+                  C client prepared): built with cmake into libzkl_bundle.a
+                  (zkl + ZooKeeper client + abseil) and linked statically, so
+                  the installed package needs no libzkl at all. Needs cmake, a
+                  C/C++ compiler, libabsl-dev, libssl-dev, libsasl2-dev.
+                  ZKL_PKG_CONFIG=1 skips it in favour of pkg-config.
   pkg-config zkl  (PKG_CONFIG_PATH as usual)
-The library directory is recorded as the extension's rpath, so the installed
-module finds libzkl without LD_LIBRARY_PATH (unless ZKL_NO_RPATH=1).
+With a shared libzkl, its directory is recorded as the extension's rpath, so
+the installed module finds libzkl without LD_LIBRARY_PATH (ZKL_NO_RPATH=1: no
+rpath; ZKL_RPATH=...: exactly that run path instead, set with patchelf, e.g.
+'$ORIGIN' for the wheel that carries libzkl next to the extension, see
+packaging/python/build.sh).
 SWIG is `swig` on PATH, or the SWIG environment variable.
 """
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -21,6 +31,9 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTERFACE = os.path.join("src", "zkl", "capi.i")
+BUNDLED_SRC = os.path.join(HERE, "zkl-src")
+# What libzkl_bundle.a still needs from the system (on any Debian/Ubuntu).
+BUNDLE_SYSTEM_LIBS = ["ssl", "crypto", "sasl2", "stdc++", "m", "pthread"]
 
 
 def _pkg_config(*args):
@@ -34,8 +47,21 @@ def _pkg_config(*args):
     return shlex.split(out.stdout)
 
 
+def _header_version(header):
+    text = open(header, encoding="utf-8").read()
+    parts = [re.search(rf"^#define ZKL_VERSION_{p} (\d+)", text, re.M) for p in ("MAJOR", "MINOR", "PATCH")]
+    if not all(parts):
+        sys.exit(f"setup.py: {header} has no ZKL_VERSION_MAJOR/MINOR/PATCH")
+    return ".".join(m.group(1) for m in parts)
+
+
+def _use_bundled_sources():
+    return (not os.environ.get("ZKL_PREFIX") and os.environ.get("ZKL_PKG_CONFIG") != "1"
+            and os.path.exists(os.path.join(BUNDLED_SRC, "include", "zkl.h")))
+
+
 def find_libzkl():
-    """(include_dirs, library_dirs) of libzkl."""
+    """(include_dirs, library_dirs) of an installed shared libzkl."""
     prefix = os.environ.get("ZKL_PREFIX")
     if prefix:
         inc = os.path.join(prefix, "include")
@@ -58,13 +84,61 @@ def find_libzkl():
 
 
 class BuildExt(build_ext):
-    """Runs SWIG on capi.i, writing capi.py next to the extension."""
+    """Finds (or builds) libzkl, runs SWIG on capi.i, writing capi.py next to
+    the extension, and builds the extension."""
 
     def swig_sources(self, sources, extension):  # setuptools' own SWIG step: not used
         return sources
 
+    def _build_bundled_libzkl(self):
+        """cmake-builds zkl-src/ into libzkl_bundle.a; returns its path."""
+        cmake = os.environ.get("CMAKE") or shutil.which("cmake")
+        if not cmake:
+            sys.exit("setup.py: building libzkl from the sdist's sources needs cmake "
+                     "(or set ZKL_PREFIX / ZKL_PKG_CONFIG=1 to use an installed libzkl)")
+        bdir = os.path.abspath(os.path.join(self.build_temp, "libzkl"))
+        os.makedirs(bdir, exist_ok=True)
+        cmd = [cmake, "-S", BUNDLED_SRC, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release",
+               "-DZKL_BUILD_STATIC=ON", "-DZKL_BUILD_TESTS=OFF", "-DZKL_BUILD_BENCH=OFF",
+               "-DZKL_WERROR=OFF",
+               "-DZKL_ZOOKEEPER_SOURCE_DIR=" + os.path.join(BUNDLED_SRC, "third_party", "zookeeper", "src")]
+        if shutil.which("ninja"):
+            cmd += ["-G", "Ninja"]
+        self.announce(" ".join(cmd), level=2)
+        subprocess.run(cmd, check=True)
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
+        subprocess.run([cmake, "--build", bdir, "--target", "zkl_bundle", "-j", jobs], check=True)
+        archive = os.path.join(bdir, "libzkl_bundle.a")
+        if not os.path.exists(archive):
+            sys.exit(f"setup.py: the cmake build left no {archive}")
+        return archive
+
+    def _configure(self, ext):
+        if _use_bundled_sources():
+            ext.include_dirs = [os.path.join(BUNDLED_SRC, "include")]
+            ext.extra_objects = [self._build_bundled_libzkl()]
+            ext.libraries = list(BUNDLE_SYSTEM_LIBS)
+            # abseil's symbols stay inside the extension.
+            ext.extra_link_args = ["-Wl,--exclude-libs,ALL"]
+            return
+        include_dirs, library_dirs = find_libzkl()
+        ext.include_dirs = include_dirs
+        ext.library_dirs = library_dirs
+        ext.libraries = ["zkl"]
+        if os.environ.get("ZKL_RPATH"):
+            ext.runtime_library_dirs = os.environ["ZKL_RPATH"].split(os.pathsep)
+        elif os.environ.get("ZKL_NO_RPATH") != "1":
+            ext.runtime_library_dirs = library_dirs
+
     def build_extension(self, ext):
         if ext.name == "zkl._capi":
+            self._configure(ext)
+            header = next((os.path.join(d, "zkl.h") for d in ext.include_dirs
+                           if os.path.exists(os.path.join(d, "zkl.h"))), None)
+            want = self.distribution.get_version()
+            if header and _header_version(header) != want:
+                sys.exit(f"setup.py: {header} is zkl {_header_version(header)}, "
+                         f"this package is {want}: the versions must agree")
             swig = os.environ.get("SWIG") or shutil.which("swig") or shutil.which("swig4.0")
             if not swig:
                 sys.exit("setup.py: swig not found (apt-get install swig)")
@@ -79,6 +153,14 @@ class BuildExt(build_ext):
             subprocess.run(cmd, check=True)
             ext.sources = [wrapper]
         super().build_extension(ext)
+        if ext.name == "zkl._capi" and os.environ.get("ZKL_RPATH"):
+            # Exactly that run path: the interpreter's own link flags may add
+            # one (e.g. pyenv's -rpath to its lib/), which a wheel must not keep.
+            patchelf = shutil.which("patchelf")
+            if not patchelf:
+                sys.exit("setup.py: ZKL_RPATH needs patchelf (apt-get install patchelf)")
+            subprocess.run([patchelf, "--set-rpath", os.environ["ZKL_RPATH"],
+                            self.get_ext_fullpath(ext.name)], check=True)
 
 
 class BuildPy(build_py):
@@ -89,18 +171,11 @@ class BuildPy(build_py):
         super().run()
 
 
-include_dirs, library_dirs = find_libzkl()
-rpath = [] if os.environ.get("ZKL_NO_RPATH") == "1" else library_dirs
-
 setup(
     ext_modules=[
         Extension(
             "zkl._capi",
-            sources=[INTERFACE],
-            include_dirs=include_dirs,
-            library_dirs=library_dirs,
-            runtime_library_dirs=rpath,
-            libraries=["zkl"],
+            sources=[INTERFACE],  # replaced by SWIG's wrapper in BuildExt
             extra_compile_args=["-Wno-unused-parameter"],
         )
     ],
