@@ -45,7 +45,10 @@ grep -qx "module $module" "$src/bindings/go/go.mod" ||
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/zkl-go-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export GOCACHE=${GOCACHE:-$(go env GOCACHE)}
+# No HOME (CI): a build cache of our own.
+gc=$(go env GOCACHE 2>/dev/null || true)
+[ -n "$gc" ] && [ "$gc" != off ] || gc=$work/gocache
+export GOCACHE=$gc
 
 # The module tree: bindings/go without the monorepo's test runner files,
 # the LICENSE, and the staged archive + header.

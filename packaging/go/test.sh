@@ -43,6 +43,8 @@ unset LD_LIBRARY_PATH PKG_CONFIG_PATH ZKL_PACKAGE_PREFIX ZKL_PREFIX ZKL_PACKAGE_
       CGO_CFLAGS CGO_CPPFLAGS CGO_CXXFLAGS CGO_LDFLAGS GOFLAGS GOWORK
 export GOTOOLCHAIN=local CGO_ENABLED=1 GOPATH=$work/gopath GOMODCACHE=$work/gopath/pkg/mod \
        GOPROXY=file://$proxy GONOSUMDB=$module GOENV=off
+gc=$(go env GOCACHE 2>/dev/null || true)    # no HOME (CI): a cache of our own
+[ -n "$gc" ] && [ "$gc" != off ] || export GOCACHE=$work/gocache
 if pkg-config --exists zkl 2>/dev/null || ldconfig -p 2>/dev/null | grep -q 'libzkl\.so'; then
   echo "note: a system libzkl exists; the checks below show the program does not use it"
 fi
