@@ -16,3 +16,9 @@ package zkl
 // #cgo LDFLAGS: ${SRCDIR}/internal/lib/linux_amd64/libzkl_bundle.a
 // #cgo LDFLAGS: -l:libssl.so.3 -l:libcrypto.so.3 -l:libsasl2.so.2 -l:libstdc++.so.6 -lm -lpthread
 import "C"
+
+import (
+	// Packages only so that `go mod vendor` keeps the header and archive.
+	_ "github.com/zkl-project/zkl-go/internal/lib/include"
+	_ "github.com/zkl-project/zkl-go/internal/lib/linux_amd64"
+)

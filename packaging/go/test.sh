@@ -96,6 +96,15 @@ else
 fi
 "$root/scripts/zk-server" stop "$work/zk" >/dev/null 2>&1 || true
 
+# Vendoring keeps the header and the archive (internal/lib/* are packages).
+if (cd "$app" && go mod vendor 2>"$work/vendor.log" &&
+    go build -mod=vendor -o "$app/example-vendored" . 2>>"$work/vendor.log"); then
+  ok "go mod vendor + go build -mod=vendor"
+else
+  cat "$work/vendor.log" >&2; bad "go mod vendor + go build -mod=vendor"
+fi
+rm -rf "$app/vendor"
+
 # The pkg-config route of the published module (-tags dynamic).
 if [ -n "$dyn_prefix" ]; then
   pc=$(dirname "$(find "$dyn_prefix" -name zkl.pc -print -quit)")
