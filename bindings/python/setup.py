@@ -5,10 +5,13 @@ zkl._capi links against libzkl.
 libzkl is found, in this order, via
   ZKL_PREFIX      an install prefix (PREFIX/include/zkl.h, PREFIX/lib/libzkl.so)
   zkl-src/        the sdist's own copy of libzkl's sources (with the ZooKeeper
-                  C client prepared): built with cmake into libzkl_bundle.a
-                  (zkl + ZooKeeper client + abseil) and linked statically, so
-                  the installed package needs no libzkl at all. Needs cmake, a
-                  C/C++ compiler, libabsl-dev, libssl-dev, libsasl2-dev.
+                  C client prepared, linked into libzkl): built with cmake into
+                  a shared libzkl.so.1 that is installed inside the package
+                  next to the extension (RUNPATH $ORIGIN), so no system libzkl
+                  is needed. It uses the system's shared abseil (Debian's
+                  static abseil archives are not position-independent, so it
+                  cannot be linked into an extension). Needs cmake, a C/C++
+                  compiler, libabsl-dev, libssl-dev, libsasl2-dev.
                   ZKL_PKG_CONFIG=1 skips it in favour of pkg-config.
   pkg-config zkl  (PKG_CONFIG_PATH as usual)
 With a shared libzkl, its directory is recorded as the extension's rpath, so
@@ -32,8 +35,6 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTERFACE = os.path.join("src", "zkl", "capi.i")
 BUNDLED_SRC = os.path.join(HERE, "zkl-src")
-# What libzkl_bundle.a still needs from the system (on any Debian/Ubuntu).
-BUNDLE_SYSTEM_LIBS = ["ssl", "crypto", "sasl2", "stdc++", "m", "pthread"]
 
 
 def _pkg_config(*args):
@@ -91,7 +92,7 @@ class BuildExt(build_ext):
         return sources
 
     def _build_bundled_libzkl(self):
-        """cmake-builds zkl-src/ into libzkl_bundle.a; returns its path."""
+        """cmake-builds zkl-src/ into a shared libzkl; returns its directory."""
         cmake = os.environ.get("CMAKE") or shutil.which("cmake")
         if not cmake:
             sys.exit("setup.py: building libzkl from the sdist's sources needs cmake "
@@ -99,7 +100,7 @@ class BuildExt(build_ext):
         bdir = os.path.abspath(os.path.join(self.build_temp, "libzkl"))
         os.makedirs(bdir, exist_ok=True)
         cmd = [cmake, "-S", BUNDLED_SRC, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release",
-               "-DZKL_BUILD_STATIC=ON", "-DZKL_BUILD_TESTS=OFF", "-DZKL_BUILD_BENCH=OFF",
+               "-DZKL_BUILD_STATIC=OFF", "-DZKL_BUILD_TESTS=OFF", "-DZKL_BUILD_BENCH=OFF",
                "-DZKL_WERROR=OFF",
                "-DZKL_ZOOKEEPER_SOURCE_DIR=" + os.path.join(BUNDLED_SRC, "third_party", "zookeeper", "src")]
         if shutil.which("ninja"):
@@ -107,19 +108,17 @@ class BuildExt(build_ext):
         self.announce(" ".join(cmd), level=2)
         subprocess.run(cmd, check=True)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-        subprocess.run([cmake, "--build", bdir, "--target", "zkl_bundle", "-j", jobs], check=True)
-        archive = os.path.join(bdir, "libzkl_bundle.a")
-        if not os.path.exists(archive):
-            sys.exit(f"setup.py: the cmake build left no {archive}")
-        return archive
+        subprocess.run([cmake, "--build", bdir, "--target", "zkl", "-j", jobs], check=True)
+        if not os.path.exists(os.path.join(bdir, "libzkl.so.1")):
+            sys.exit(f"setup.py: the cmake build left no {bdir}/libzkl.so.1")
+        return bdir
 
     def _configure(self, ext):
         if _use_bundled_sources():
             ext.include_dirs = [os.path.join(BUNDLED_SRC, "include")]
-            ext.extra_objects = [self._build_bundled_libzkl()]
-            ext.libraries = list(BUNDLE_SYSTEM_LIBS)
-            # abseil's symbols stay inside the extension.
-            ext.extra_link_args = ["-Wl,--exclude-libs,ALL"]
+            ext.library_dirs = [self._build_bundled_libzkl()]
+            ext.libraries = ["zkl"]
+            ext.runtime_library_dirs = ["$ORIGIN"]  # libzkl.so.1 is copied next to it
             return
         include_dirs, library_dirs = find_libzkl()
         ext.include_dirs = include_dirs
@@ -153,6 +152,9 @@ class BuildExt(build_ext):
             subprocess.run(cmd, check=True)
             ext.sources = [wrapper]
         super().build_extension(ext)
+        if ext.name == "zkl._capi" and _use_bundled_sources():
+            shutil.copyfile(os.path.join(ext.library_dirs[0], "libzkl.so.1"),
+                            os.path.join(os.path.dirname(self.get_ext_fullpath(ext.name)), "libzkl.so.1"))
         if ext.name == "zkl._capi" and os.environ.get("ZKL_RPATH"):
             # Exactly that run path: the interpreter's own link flags may add
             # one (e.g. pyenv's -rpath to its lib/), which a wheel must not keep.

@@ -9,10 +9,10 @@
 #   zkl-VERSION.tar.gz                       the sdist: the package plus
 #       zkl-src/, libzkl's own sources with the ZooKeeper C client prepared
 #       (patched, jute files generated: no Java needed). Its setup.py builds
-#       them with cmake into libzkl_bundle.a and links that statically into
-#       the extension (needs swig, cmake, a C/C++ compiler, libabsl-dev,
-#       libssl-dev, libsasl2-dev); ZKL_PREFIX or ZKL_PKG_CONFIG=1 use an
-#       installed libzkl instead.
+#       them with cmake into a shared libzkl.so.1 installed next to the
+#       extension (RUNPATH $ORIGIN), with the system's shared abseil (needs
+#       swig, cmake, a C/C++ compiler, libabsl-dev, libssl-dev, libsasl2-dev);
+#       ZKL_PREFIX or ZKL_PKG_CONFIG=1 use an installed libzkl instead.
 #
 # Both are PEP 517 builds (pypa/build, pinned, in a cached tool venv under
 # ~/.cache/zkl-packaging; setuptools and wheel, pinned in pyproject.toml,
