@@ -1,14 +1,18 @@
 package io.zkl;
 
 import static io.zkl.TestSupport.T;
+import static io.zkl.TestSupport.await;
 import static io.zkl.TestSupport.awaitChildren;
 import static io.zkl.TestSupport.connect;
 import static io.zkl.TestSupport.uniquePath;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,6 +21,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.Revoker;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -136,5 +141,49 @@ class CuratorInteropTest {
       });
       awaitChildren(path, 0);
     }
+  }
+
+  /** Curator's Revoker asks a revocable zkl holder to let go: zkl hears it. */
+  @Test
+  void curatorRevokerReachesAZklHolder() throws Exception {
+    String path = uniquePath("curator-revokes-zkl");
+    try (ZklClient c = connect();
+         ZklLock lock = c.lock(path, LockOptions.of(LockKind.FAIR).onRevoke(OnRevoke.NOTIFY))) {
+      CompletableFuture<FencingToken> asked = new CompletableFuture<>();
+      lock.addListener(new LockListener() {
+        @Override
+        public void onRevokeRequested(ZklLock l, FencingToken token) {
+          asked.complete(token);
+        }
+      });
+      Hold h = lock.acquire(T);
+      List<String> nodes = curator.getChildren().forPath(path);
+      assertEquals(1, nodes.size());
+      Revoker.attemptRevoke(curator, path + "/" + nodes.get(0));
+      assertEquals(h.fencingToken(), await(asked, T));
+      assertTrue(lock.isHeld(), "cooperative: the holder decides");
+      h.close();
+      awaitChildren(path, 0);
+    }
+  }
+
+  /** zkl's revoke asks a revocable Curator InterProcessMutex holder to let go. */
+  @Test
+  void zklRevokeReachesACuratorHolder() throws Exception {
+    String path = uniquePath("zkl-revokes-curator");
+    InterProcessMutex mutex = new InterProcessMutex(curator, path);
+    CompletableFuture<Boolean> asked = new CompletableFuture<>();
+    mutex.makeRevocable(m -> asked.complete(true));
+    assertTrue(onCurator(() -> mutex.acquire(5, TimeUnit.SECONDS)));
+    try (ZklClient c = connect()) {
+      assertEquals(1, c.revoke(path, LockKind.FAIR, null, T));
+      assertTrue(await(asked, T));
+    } finally {
+      onCurator(() -> {
+        mutex.release();
+        return null;
+      });
+    }
+    awaitChildren(path, 0);
   }
 }
