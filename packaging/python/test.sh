@@ -12,7 +12,7 @@
 # namespace). mypy (pinned, cached tool venv) type-checks a use of the
 # installed package (py.typed + stubs). The sdist: built (PEP 517) and
 # installed into another fresh venv, from its own zkl-src/ (libzkl and the
-# ZooKeeper client compiled; about 30 s on 2 cores), and the example run
+# ZooKeeper client compiled; 30-90 s on 2 cores), and the example run
 # with that build's libzkl.so.1 from inside the package. ZKL_PY_SDIST=prefix
 # builds it against ZKL_PACKAGE_PREFIX instead (ZKL_PKG_CONFIG=1), =skip not
 # at all.
