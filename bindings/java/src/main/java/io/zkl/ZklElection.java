@@ -2,10 +2,8 @@ package io.zkl;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A participant in a leader election, with the lock verbs of zkl.h:
@@ -19,46 +17,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * ELECTED). Events reach {@link ElectionListener}s on the client's
  * dispatcher thread.
  */
-public final class ZklElection extends Target implements AutoCloseable {
-  private final String path;
+public final class ZklElection extends OnPath<ZklElection, ElectionListener, ElectionKind> {
   private final String participantId;
-  private final ElectionKind kind;
-  private final Object lock = new Object();
   /** The pending async campaign, if any. */
-  private CompletableFuture<FencingToken> pendingCampaign;
-  private final CopyOnWriteArrayList<ElectionListener> listeners = new CopyOnWriteArrayList<>();
+  private final OnePending<FencingToken> pendingCampaign = new OnePending<>();
 
   ZklElection(ZklClient client, String path, String participantId, ElectionKind kind) {
-    super(client);
-    this.path = path;
+    super(client, path, kind);
     this.participantId = participantId;
-    this.kind = kind;
-  }
-
-  public String path() {
-    return path;
   }
 
   public String participantId() {
     return participantId;
   }
 
-  public ElectionKind kind() {
-    return kind;
-  }
-
   @Override
   String what() {
-    return kind.name().toLowerCase(java.util.Locale.ROOT) + " election " + path;
-  }
-
-  public ZklElection addListener(ElectionListener l) {
-    listeners.add(Objects.requireNonNull(l));
-    return this;
-  }
-
-  public void removeListener(ElectionListener l) {
-    listeners.remove(l);
+    return named("election");
   }
 
   /** Campaigns without a bound. */
@@ -113,15 +88,8 @@ public final class ZklElection extends Target implements AutoCloseable {
         return r;
       }
     };
-    synchronized (lock) {
-      int rc = ZklNative.zkl_election_acquire_async(h(), Util.millis(timeout));
-      if (rc < 0) {
-        f.completeExceptionally(ZklException.of(rc, "campaign " + path));
-      } else {
-        pendingCampaign = f;
-      }
-    }
-    return f;
+    return pendingCampaign.start(f, () -> ZklNative.zkl_election_acquire_async(h(), Util.millis(timeout)),
+        "campaign " + path);
   }
 
   /** Leaves the line while not yet elected. NotHeldException when not waiting. */
@@ -135,7 +103,7 @@ public final class ZklElection extends Target implements AutoCloseable {
    */
   public void resign() {
     ZklException.check(ZklNative.zkl_election_release(h()), "resign " + path);
-    fail(new AcquireCanceledException("resigned from " + path));
+    pendingCampaign.fail(new AcquireCanceledException("resigned from " + path));
   }
 
   /** True while this participant leads, provably at this instant. Never throws. */
@@ -146,17 +114,12 @@ public final class ZklElection extends Target implements AutoCloseable {
 
   /** As {@link ZklLock#validFor()}, for the leadership ({@link Duration#ZERO} when not leader). */
   public Duration validFor() {
-    if (closed.get()) return Duration.ZERO;
-    long[] ms = new long[1];
-    int rc = ZklNative.zkl_election_valid_for(handle, ms);
-    return rc < 0 ? Duration.ZERO : Duration.ofMillis(ms[0]);
+    return leaseOf(ZklNative::zkl_election_valid_for);
   }
 
   /** Fencing token of the current term; NotHeldException when not leader. */
   public FencingToken fencingToken() {
-    long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_election_fencing_token(h(), out), "fencing token of " + path);
-    return new FencingToken(out[0]);
+    return tokenOf(ZklNative::zkl_election_fencing_token, "fencing token of " + path);
   }
 
   /** This handle's statistics as JSON. */
@@ -166,71 +129,50 @@ public final class ZklElection extends Target implements AutoCloseable {
     return new String(out[0], StandardCharsets.UTF_8);
   }
 
-  private void fail(ZklException e) {
-    CompletableFuture<FencingToken> f;
-    synchronized (lock) {
-      f = pendingCampaign;
-      pendingCampaign = null;
-    }
-    if (f != null) f.completeExceptionally(e);
-  }
-
   @Override
   public void onEvent(Event e) {
     if (closed.get()) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ELECTED: {
-        CompletableFuture<FencingToken> f;
-        synchronized (lock) {
-          f = pendingCampaign;
-          pendingCampaign = null;
-        }
+        CompletableFuture<FencingToken> f = pendingCampaign.take();
         if (f != null) f.complete(e.token());
-        for (ElectionListener l : listeners) call("election", () -> l.onElected(this, e.token()));
+        tell("election", l -> l.onElected(this, e.token()));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_NOT_ELECTED:
-        for (ElectionListener l : listeners) call("election", () -> l.onNotElected(this));
+        tell("election", l -> l.onNotElected(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        for (ElectionListener l : listeners) call("election", () -> l.onSuspended(this));
+        tell("election", l -> l.onSuspended(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        for (ElectionListener l : listeners) call("election", () -> l.onRestored(this, e.token()));
+        tell("election", l -> l.onRestored(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
-        for (ElectionListener l : listeners) call("election", () -> l.onRevokeRequested(this, e.token()));
+        tell("election", l -> l.onRevokeRequested(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_LOST: {
-        ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
-            "leadership of " + path + " lost");
-        for (ElectionListener l : listeners) call("election", () -> l.onLost(this, cause));
+        ZklException cause = lostCause(e, "leadership of " + path + " lost");
+        tell("election", l -> l.onLost(this, cause));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED:
-        fail(ZklException.of(e.error, "campaign " + path));
+        pendingCampaign.fail(ZklException.of(e.error, "campaign " + path));
         break;
       default:
         break;
     }
   }
 
-  /** Resigns if taking part and frees the handle. Idempotent. */
-  @Override
-  public void close() {
-    end(new ClosedException(what() + " closed"));
-  }
 
   @Override
-  void clientClosed(ClosedException e) {
-    end(e);
-  }
-
-  private void end(ClosedException e) {
-    if (!closed.compareAndSet(false, true)) return;
-    client.unregister(this);
+  void destroy() {
     ZklNative.zkl_election_destroy(handle);
-    fail(e);
+  }
+
+  @Override
+  void ended(ClosedException e) {
+    pendingCampaign.fail(e);
   }
 
   @Override

@@ -5,14 +5,12 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A lock handle of any kind (fair, reentrant, non-fair, read, write,
@@ -35,34 +33,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * to a held lock never releases it behind your back — the garbage collector
  * does not touch it. {@link #close()} releases (or cancels) and frees it.
  */
-public final class ZklLock extends Target implements AutoCloseable {
+public final class ZklLock extends OnPath<ZklLock, LockListener, LockKind> {
   /** The owner used when none is named ({@code ZKL_DEFAULT_OWNER}). */
   public static final long DEFAULT_OWNER = ZklNativeConstants.ZKL_DEFAULT_OWNER;
 
-  private final String path;
-  private final LockKind kind;
   private final int maxLeases;
   private final int leases;
   /** Async acquires in the order libzkl answers them (one event each). */
   private final ArrayDeque<AcquireFuture> pending = new ArrayDeque<>();
   /** Async releases waiting for their RELEASED event. */
   private final ArrayDeque<CompletableFuture<Void>> releasing = new ArrayDeque<>();
-  private final CopyOnWriteArrayList<LockListener> listeners = new CopyOnWriteArrayList<>();
 
   ZklLock(ZklClient client, String path, LockKind kind, int maxLeases, int leases) {
-    super(client);
-    this.path = path;
-    this.kind = kind;
+    super(client, path, kind);
     this.maxLeases = maxLeases;
     this.leases = leases;
-  }
-
-  public String path() {
-    return path;
-  }
-
-  public LockKind kind() {
-    return kind;
   }
 
   /** The lease count of a semaphore (1 for the other kinds). */
@@ -81,16 +66,7 @@ public final class ZklLock extends Target implements AutoCloseable {
 
   @Override
   String what() {
-    return kind.name().toLowerCase(java.util.Locale.ROOT) + " lock " + path;
-  }
-
-  public ZklLock addListener(LockListener l) {
-    listeners.add(Objects.requireNonNull(l));
-    return this;
-  }
-
-  public void removeListener(LockListener l) {
-    listeners.remove(l);
+    return named("lock");
   }
 
   // ---------------------------------------------------------------------------
@@ -312,18 +288,12 @@ public final class ZklLock extends Target implements AutoCloseable {
    * its deadline; pass the fencing token to the resource either way.
    */
   public Duration validFor() {
-    if (closed.get()) return Duration.ZERO;
-    long[] ms = new long[1];
-    int rc = ZklNative.zkl_lock_valid_for(handle, ms);
-    if (rc < 0) return Duration.ZERO;
-    return Duration.ofMillis(ms[0]);
+    return leaseOf(ZklNative::zkl_lock_valid_for);
   }
 
   /** Fencing token of the current hold; NotHeldException when not held. */
   public FencingToken fencingToken() {
-    long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_lock_fencing_token(h(), out), "fencing token of " + path);
-    return new FencingToken(out[0]);
+    return tokenOf(ZklNative::zkl_lock_fencing_token, "fencing token of " + path);
   }
 
   /** Current hold count (0 when not held). */
@@ -372,18 +342,17 @@ public final class ZklLock extends Target implements AutoCloseable {
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        for (LockListener l : listeners) call("lock", () -> l.onSuspended(this));
+        tell("lock", l -> l.onSuspended(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        for (LockListener l : listeners) call("lock", () -> l.onRestored(this, e.token()));
+        tell("lock", l -> l.onRestored(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
-        for (LockListener l : listeners) call("lock", () -> l.onRevokeRequested(this, e.token()));
+        tell("lock", l -> l.onRevokeRequested(this, e.token()));
         break;
       case ZklNativeConstants.ZKL_EVENT_LOST: {
-        ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
-            "lock " + path + " lost");
-        for (LockListener l : listeners) call("lock", () -> l.onLost(this, cause));
+        ZklException cause = lostCause(e, "lock " + path + " lost");
+        tell("lock", l -> l.onLost(this, cause));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_RELEASED: {
@@ -405,36 +374,19 @@ public final class ZklLock extends Target implements AutoCloseable {
     }
   }
 
-  // ---------------------------------------------------------------------------
-  // Close
-  // ---------------------------------------------------------------------------
-
-  /**
-   * Releases (if held) or cancels (if acquiring) and frees the handle; the
-   * node is deleted in the background. Pending futures fail with
-   * ClosedException. Idempotent. Later calls give ClosedException;
-   * {@link #isHeld()} answers false.
-   */
-  @Override
-  public void close() {
-    end(new ClosedException(what() + " closed"));
-  }
-
-  @Override
-  void clientClosed(ClosedException e) {
-    end(e);
-  }
 
   /** Its multi-lock destroyed the native handle: only mark this one closed. */
   void detach() {
-    if (!closed.compareAndSet(false, true)) return;
-    client.unregister(this);
+    markClosed();
   }
 
-  private void end(ClosedException e) {
-    if (!closed.compareAndSet(false, true)) return;
-    client.unregister(this);
+  @Override
+  void destroy() {
     ZklNative.zkl_lock_destroy(handle);
+  }
+
+  @Override
+  void ended(ClosedException e) {
     List<AcquireFuture> fs;
     List<CompletableFuture<Void>> rs;
     synchronized (pending) {

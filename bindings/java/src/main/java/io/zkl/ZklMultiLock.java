@@ -3,9 +3,7 @@ package io.zkl;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Several locks taken all or none ({@code zkl_multilock_*}), made by
@@ -16,11 +14,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * their getters work while it lives, and {@link #close()} closes them too.
  * Owners and timeouts as on {@link ZklLock}.
  */
-public final class ZklMultiLock extends Target implements AutoCloseable {
+public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockListener> {
   private final List<ZklLock> members;
-  private final Object lock = new Object();
-  private CompletableFuture<Void> pending;
-  private final CopyOnWriteArrayList<MultiLockListener> listeners = new CopyOnWriteArrayList<>();
+  private final OnePending<Void> pending = new OnePending<>();
 
   ZklMultiLock(ZklClient client, List<ZklLock> members) {
     super(client);
@@ -37,15 +33,6 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
   /** The member handles (in the order given). */
   public List<ZklLock> members() {
     return members;
-  }
-
-  public ZklMultiLock addListener(MultiLockListener l) {
-    listeners.add(Objects.requireNonNull(l));
-    return this;
-  }
-
-  public void removeListener(MultiLockListener l) {
-    listeners.remove(l);
   }
 
   /** Acquires every member ({@link ZklLock#DEFAULT_OWNER}) within {@code timeout}. */
@@ -72,16 +59,8 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
 
   /** Starts an acquire; the future completes on the dispatcher thread. */
   public CompletableFuture<Void> acquireAsync(long owner, Duration timeout) {
-    CompletableFuture<Void> f = new CompletableFuture<>();
-    synchronized (lock) {
-      int rc = ZklNative.zkl_multilock_acquire_async(h(), owner, Util.millis(timeout));
-      if (rc < 0) {
-        f.completeExceptionally(ZklException.of(rc, "acquire " + what()));
-      } else {
-        pending = f;
-      }
-    }
-    return f;
+    return pending.start(new CompletableFuture<>(),
+        () -> ZklNative.zkl_multilock_acquire_async(h(), owner, Util.millis(timeout)), "acquire " + what());
   }
 
   /** Cancels a pending acquire. NotHeldException when none is pending. */
@@ -106,17 +85,13 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
 
   /** The smallest lease of the members ({@link Duration#ZERO} when not held). */
   public Duration validFor() {
-    if (closed.get()) return Duration.ZERO;
-    long[] ms = new long[1];
-    int rc = ZklNative.zkl_multilock_valid_for(handle, ms);
-    return rc < 0 ? Duration.ZERO : Duration.ofMillis(ms[0]);
+    return leaseOf(ZklNative::zkl_multilock_valid_for);
   }
 
   /** The fencing token of the member on {@code path}. */
   public FencingToken fencingToken(String path) {
-    long[] out = new long[1];
-    ZklException.check(ZklNative.zkl_multilock_fencing_token(h(), Util.path(path), out), "fencing token of " + path);
-    return new FencingToken(out[0]);
+    byte[] p = Util.path(path);
+    return tokenOf((h, out) -> ZklNative.zkl_multilock_fencing_token(h, p, out), "fencing token of " + path);
   }
 
   @Override
@@ -125,11 +100,7 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ACQUIRED:
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
-        CompletableFuture<Void> f;
-        synchronized (lock) {
-          f = pending;
-          pending = null;
-        }
+        CompletableFuture<Void> f = pending.take();
         if (f == null) break;
         if (e.type == ZklNativeConstants.ZKL_EVENT_ACQUIRED) {
           f.complete(null);
@@ -139,15 +110,14 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onSuspended(this));
+        tell("multi-lock", l -> l.onSuspended(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onRestored(this));
+        tell("multi-lock", l -> l.onRestored(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_LOST: {
-        ZklException cause = ZklException.of(e.error == 0 ? ZklNativeConstants.ZKL_ELOST : e.error,
-            what() + " lost");
-        for (MultiLockListener l : listeners) call("multi-lock", () -> l.onLost(this, cause));
+        ZklException cause = lostCause(e, what() + " lost");
+        tell("multi-lock", l -> l.onLost(this, cause));
         break;
       }
       default:
@@ -155,28 +125,16 @@ public final class ZklMultiLock extends Target implements AutoCloseable {
     }
   }
 
-  /** Releases or cancels, then frees the multi-lock and its member handles. Idempotent. */
-  @Override
-  public void close() {
-    end(new ClosedException(what() + " closed"));
-  }
 
   @Override
-  void clientClosed(ClosedException e) {
-    end(e);
-  }
-
-  private void end(ClosedException e) {
-    if (!closed.compareAndSet(false, true)) return;
-    client.unregister(this);
+  void destroy() {
     ZklNative.zkl_multilock_destroy(handle);
     for (ZklLock m : members) m.detach();
-    CompletableFuture<Void> f;
-    synchronized (lock) {
-      f = pending;
-      pending = null;
-    }
-    if (f != null) f.completeExceptionally(e);
+  }
+
+  @Override
+  void ended(ClosedException e) {
+    pending.fail(e);
   }
 
   @Override

@@ -1,9 +1,7 @@
 package io.zkl;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Watches the leader of an election without taking part. {@link #leader()}
@@ -11,37 +9,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * every change (LEADER_CHANGED with id and term, NO_LEADER as empty) on the
  * client's dispatcher thread.
  */
-public final class ZklObserver extends Target implements AutoCloseable {
-  private final String path;
-  private final ElectionKind kind;
-  private final CopyOnWriteArrayList<LeaderListener> listeners = new CopyOnWriteArrayList<>();
+public final class ZklObserver extends OnPath<ZklObserver, LeaderListener, ElectionKind> {
 
   ZklObserver(ZklClient client, String path, ElectionKind kind) {
-    super(client);
-    this.path = path;
-    this.kind = kind;
-  }
-
-  public String path() {
-    return path;
-  }
-
-  public ElectionKind kind() {
-    return kind;
+    super(client, path, kind);
   }
 
   @Override
   String what() {
     return "observer of " + path;
-  }
-
-  public ZklObserver addListener(LeaderListener l) {
-    listeners.add(Objects.requireNonNull(l));
-    return this;
-  }
-
-  public void removeListener(LeaderListener l) {
-    listeners.remove(l);
   }
 
   /** The current leader's participant id; empty when there is none (or not known yet). */
@@ -79,23 +55,12 @@ public final class ZklObserver extends Target implements AutoCloseable {
     } else {
       return;
     }
-    for (LeaderListener l : listeners) call("leader", () -> l.onLeaderChanged(this, leader, term));
+    tell("leader", l -> l.onLeaderChanged(this, leader, term));
   }
 
-  /** Stops watching and frees the handle. Idempotent. */
-  @Override
-  public void close() {
-    end();
-  }
 
   @Override
-  void clientClosed(ClosedException e) {
-    end();
-  }
-
-  private void end() {
-    if (!closed.compareAndSet(false, true)) return;
-    client.unregister(this);
+  void destroy() {
     ZklNative.zkl_observer_destroy(handle);
   }
 
