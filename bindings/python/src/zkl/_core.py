@@ -698,6 +698,17 @@ def _fail_future(fut: asyncio.Future, make_exc: Callable[[], BaseException]) -> 
         fut.set_exception(make_exc())
 
 
+def _settle(waiters: List[asyncio.Future], result: Any = None,
+            exc: Optional[BaseException] = None) -> None:
+    """Answers every waiter not answered yet: with exc when given, else result."""
+    for fut in waiters:
+        if not fut.done():
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(result)
+
+
 # ---------------------------------------------------------------------------
 # Handles
 # ---------------------------------------------------------------------------
@@ -772,6 +783,71 @@ class _Handle:
                 pass
 
 
+class _Leased(_Handle):
+    """What a hold (Lock, MultiLock) and a leadership (Election) share: the
+    default timeout, the lease (valid_for / valid_until over one C call),
+    cancel's answer, and until_lost()."""
+
+    _valid_for_c = staticmethod(lambda h: (0, 0))
+
+    def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
+                 listener: Optional[Listener]):
+        self.timeout = timeout
+        self._lost: Optional[Event] = None  # LOST of the current/last hold or term
+        self._lost_waiters: List[asyncio.Future] = []
+        super().__init__(client, path, h, listener)
+
+    def _timeout(self, timeout: Any) -> int:
+        return _ms(self.timeout if timeout is _DEFAULT else timeout)
+
+    def valid_for(self) -> float:
+        """Seconds the hold (or leadership) stays provably valid from now even
+        if the server is never heard from again (0.0 when not held, suspended
+        or past the bound). Hand it to the protected work as its deadline."""
+        h = self._h
+        if h is None:
+            return 0.0
+        rc, ms = type(self)._valid_for_c(h)
+        return ms / 1000.0 if rc == 0 else 0.0
+
+    def valid_until(self) -> Optional[float]:
+        """valid_for() as a time.monotonic() instant, None when not held."""
+        h = self._h
+        if h is None:
+            return None
+        now = time.monotonic()
+        rc, ms = type(self)._valid_for_c(h)
+        return now + ms / 1000.0 if rc == 0 and ms > 0 else None
+
+    def _cancelled(self, rc: int) -> bool:
+        """cancel()'s answer to the C call's rc: False when nothing was pending."""
+        if rc == _ENOTHELD:
+            return False
+        check(rc, f"cancel {self.path}")
+        return True
+
+    async def until_lost(self) -> Event:
+        """Waits (on the loop) until this hold (or leadership) is lost and
+        returns the LOST event (event.exception: SessionLost, LockLost, Closed,
+        MaxHoldExceeded, Revoked, ...); at once if the current one was lost
+        already."""
+        loop = self._loop_for_loss()
+        if self._lost is not None:
+            return self._lost
+        fut = loop.create_future()
+        self._lost_waiters.append(fut)
+        try:
+            return await fut
+        finally:
+            if fut in self._lost_waiters:
+                self._lost_waiters.remove(fut)
+
+    def _was_lost(self, event: Event) -> None:
+        self._lost = event
+        waiters, self._lost_waiters = self._lost_waiters, []
+        _settle(waiters, event)
+
+
 class _Pending:
     """One *_acquire_async call: exactly one ACQUIRED or ACQUIRE_FAILED event
     answers it, in call order."""
@@ -785,7 +861,7 @@ class _Pending:
         self.undone = False
 
 
-class _Acquirable(_Handle):
+class _Acquirable(_Leased):
     """What Lock and MultiLock share: the lock verbs over one set of C calls."""
 
     _acquire_c = staticmethod(lambda h, o, ms: 0)
@@ -795,23 +871,16 @@ class _Acquirable(_Handle):
     _release_c = staticmethod(lambda h, o: 0)
     _release_async_c = staticmethod(lambda h, o: 0)
     _is_held_c = staticmethod(lambda h: 0)
-    _valid_for_c = staticmethod(lambda h: (0, 0))
 
     def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
                  owner: Optional[int], listener: Optional[Listener]):
-        self.timeout = timeout
         self.owner = DEFAULT_OWNER if owner is None else _owner_token(owner)
         self._pending: Deque[_Pending] = collections.deque()
-        self._lost_waiters: List[asyncio.Future] = []
-        self._lost: Optional[Event] = None  # LOST of the current/last hold
         self._holding = False
-        super().__init__(client, path, h, listener)
+        super().__init__(client, path, h, timeout=timeout, listener=listener)
 
     def _owner(self, owner: Optional[int]) -> int:
         return self.owner if owner is None else _owner_token(owner)
-
-    def _timeout(self, timeout: Any) -> int:
-        return _ms(self.timeout if timeout is _DEFAULT else timeout)
 
     def _still_holds(self) -> bool:
         return self._holding
@@ -869,11 +938,7 @@ class _Acquirable(_Handle):
     def cancel(self) -> bool:
         """Cancels a pending acquire (from another thread, or an async one);
         its node is deleted. False if no acquire was pending."""
-        rc = type(self)._cancel_c(self._handle())
-        if rc == _ENOTHELD:
-            return False
-        check(rc, f"cancel {self.path}")
-        return True
+        return self._cancelled(type(self)._cancel_c(self._handle()))
 
     @property
     def is_held(self) -> bool:
@@ -881,25 +946,6 @@ class _Acquirable(_Handle):
         while suspended, after loss, or once the handle or client is closed)."""
         h = self._h
         return h is not None and type(self)._is_held_c(h) == 1
-
-    def valid_for(self) -> float:
-        """Seconds the hold stays provably valid from now even if the server is
-        never heard from again (0.0 when not held, suspended or past the
-        bound). Hand it to the protected work as its deadline."""
-        h = self._h
-        if h is None:
-            return 0.0
-        rc, ms = type(self)._valid_for_c(h)
-        return ms / 1000.0 if rc == 0 else 0.0
-
-    def valid_until(self) -> Optional[float]:
-        """valid_for() as a time.monotonic() instant, None when not held."""
-        h = self._h
-        if h is None:
-            return None
-        now = time.monotonic()
-        rc, ms = type(self)._valid_for_c(h)
-        return now + ms / 1000.0 if rc == 0 and ms > 0 else None
 
     def _token_or_zero(self) -> int:
         return 0
@@ -981,28 +1027,9 @@ class _Acquirable(_Handle):
                 fut.set_exception(error_for(event.error, f"acquire {self.path}"))
             self._sync_keep()
         elif t == EventType.LOST:
-            self._lost = event
             self._holding = False
             self._sync_keep()
-            waiters, self._lost_waiters = self._lost_waiters, []
-            for fut in waiters:
-                if not fut.done():
-                    fut.set_result(event)
-
-    async def until_lost(self) -> Event:
-        """Waits (on the loop) until this hold is lost and returns the LOST
-        event (event.exception: SessionLost, LockLost, Closed, MaxHoldExceeded,
-        Revoked, ...); at once if the current hold was lost already."""
-        loop = self._loop_for_loss()
-        if self._lost is not None:
-            return self._lost
-        fut = loop.create_future()
-        self._lost_waiters.append(fut)
-        try:
-            return await fut
-        finally:
-            if fut in self._lost_waiters:
-                self._lost_waiters.remove(fut)
+            self._was_lost(event)
 
     async def __aenter__(self):
         await self.acquire_async()
@@ -1019,9 +1046,7 @@ class _Acquirable(_Handle):
             if not slot.fut.done():
                 slot.fut.set_exception(closed)
         waiters, self._lost_waiters = self._lost_waiters, []
-        for fut in waiters:
-            if not fut.done():
-                fut.set_exception(closed)
+        _settle(waiters, exc=closed)
 
 
 class Lock(_Acquirable):
@@ -1206,7 +1231,7 @@ class ReadWriteLock:
         self.close()
 
 
-class Election(_Handle):
+class Election(_Leased):
     """A participant in a leader election.
 
     campaign(timeout) joins and blocks until elected: on timeout or cancel it
@@ -1218,6 +1243,7 @@ class Election(_Handle):
     """
 
     _destroy = staticmethod(_c.zkl_election_destroy)
+    _valid_for_c = staticmethod(_c.zkl_election_valid_for)
 
     def __init__(self, client: Client, path: str, id: str, *,
                  kind: Union[ElectionKind, int] = ElectionKind.FAIR,
@@ -1238,12 +1264,9 @@ class Election(_Handle):
         check(rc, f"election {path}")
         self.id = id
         self.kind = kind
-        self.timeout = timeout
         self._joined = False
         self._elected_waiters: List[asyncio.Future] = []
-        self._lost: Optional[Event] = None
-        self._lost_waiters: List[asyncio.Future] = []
-        super().__init__(client, path, h, listener)
+        super().__init__(client, path, h, timeout=timeout, listener=listener)
 
     def __repr__(self) -> str:
         state = "closed" if self._h is None else ("leader" if self.is_leader else "not leader")
@@ -1255,9 +1278,6 @@ class Election(_Handle):
             self._client._keep(self)
         else:
             self._client._unkeep(self)
-
-    def _timeout(self, timeout: Any) -> int:
-        return _ms(self.timeout if timeout is _DEFAULT else timeout)
 
     def start(self, timeout: Optional[float] = None) -> None:
         """Joins the election and returns at once: NOT_ELECTED when queued
@@ -1334,12 +1354,10 @@ class Election(_Handle):
 
     def cancel(self) -> bool:
         """Leaves the line while not yet elected. False if not waiting."""
-        rc = _c.zkl_election_cancel(self._handle())
-        if rc == _ENOTHELD:
-            return False
-        check(rc, f"cancel {self.path}")
-        self._set_joined(False)
-        return True
+        cancelled = self._cancelled(_c.zkl_election_cancel(self._handle()))
+        if cancelled:
+            self._set_joined(False)
+        return cancelled
 
     def resign(self) -> None:
         """Leaves the election, as leader or from the line (blocks for the
@@ -1358,23 +1376,6 @@ class Election(_Handle):
         h = self._h
         return h is not None and _c.zkl_election_is_leader(h) == 1
 
-    def valid_for(self) -> float:
-        """As Lock.valid_for, for the leadership (0.0 when not leader)."""
-        h = self._h
-        if h is None:
-            return 0.0
-        rc, ms = _c.zkl_election_valid_for(h)
-        return ms / 1000.0 if rc == 0 else 0.0
-
-    def valid_until(self) -> Optional[float]:
-        """valid_for() as a time.monotonic() instant, None when not leader."""
-        h = self._h
-        if h is None:
-            return None
-        now = time.monotonic()
-        rc, ms = _c.zkl_election_valid_for(h)
-        return now + ms / 1000.0 if rc == 0 and ms > 0 else None
-
     @property
     def fencing_token(self) -> int:
         """The current term's fencing token. Raises NotHeld when not leader."""
@@ -1386,39 +1387,18 @@ class Election(_Handle):
         """This handle's statistics (its entry of the client's document)."""
         return _json(_c.zkl_election_stats(self._handle()), f"stats {self.path}")
 
-    async def until_lost(self) -> Event:
-        """Waits (on the loop) until the leadership is lost; the LOST event."""
-        loop = self._loop_for_loss()
-        if self._lost is not None:
-            return self._lost
-        fut = loop.create_future()
-        self._lost_waiters.append(fut)
-        try:
-            return await fut
-        finally:
-            if fut in self._lost_waiters:
-                self._lost_waiters.remove(fut)
-
     def _on_event(self, event: Event) -> None:
         t = event.type
         if t == EventType.ELECTED:
             self._lost = None
             waiters, self._elected_waiters = self._elected_waiters, []
-            for fut in waiters:
-                if not fut.done():
-                    fut.set_result(event.fencing_token)
+            _settle(waiters, event.fencing_token)
         elif t == EventType.ACQUIRE_FAILED:
             self._set_joined(False)
             waiters, self._elected_waiters = self._elected_waiters, []
-            for fut in waiters:
-                if not fut.done():
-                    fut.set_exception(error_for(event.error, f"campaign {self.path}"))
+            _settle(waiters, exc=error_for(event.error, f"campaign {self.path}"))
         elif t == EventType.LOST:
-            self._lost = event
-            waiters, self._lost_waiters = self._lost_waiters, []
-            for fut in waiters:
-                if not fut.done():
-                    fut.set_result(event)
+            self._was_lost(event)
 
     def _closed(self) -> None:
         self._joined = False
@@ -1519,9 +1499,7 @@ class Observer(_Handle):
     def _on_event(self, event: Event) -> None:
         if event.type in (EventType.LEADER_CHANGED, EventType.NO_LEADER):
             waiters, self._change_waiters = self._change_waiters, []
-            for fut in waiters:
-                if not fut.done():
-                    fut.set_result(event.leader)
+            _settle(waiters, event.leader)
 
     def _closed(self) -> None:
         waiters, self._change_waiters = self._change_waiters, []
