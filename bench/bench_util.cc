@@ -1,6 +1,8 @@
 #include "bench_util.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <sys/wait.h>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -52,6 +54,93 @@ int64_t HeapInUseBytes() {
 }
 
 void TrimHeap() { malloc_trim(0); }
+
+namespace {
+
+int CountEntries(const char *dir) {
+  int n = 0;
+  if (DIR *d = opendir(dir)) {
+    while (dirent *e = readdir(d)) {
+      if (e->d_name[0] != '.') ++n;
+    }
+    closedir(d);
+  }
+  return n;
+}
+
+}  // namespace
+
+int CountThreads() { return CountEntries("/proc/self/task"); }
+
+int CountFds() { return CountEntries("/proc/self/fd") - 1; }  // less the directory stream
+
+std::string SelfDir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) Die("readlink /proc/self/exe failed");
+  std::string p(buf, static_cast<size_t>(n));
+  return p.substr(0, p.rfind('/'));
+}
+
+CoProcess::CoProcess(const std::vector<std::string> &argv) {
+  int in[2], out[2];
+  if (pipe(in) != 0 || pipe(out) != 0) Die("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) Die("fork failed");
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    close(in[0]);
+    close(in[1]);
+    close(out[0]);
+    close(out[1]);
+    std::vector<char *> args;
+    for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::fprintf(stderr, "zkl-bench: cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  pid_ = pid;
+  to_ = in[1];
+  from_ = fdopen(out[0], "r");
+  if (from_ == nullptr) Die("fdopen failed");
+}
+
+CoProcess::~CoProcess() {
+  if (to_ >= 0) close(to_);
+  if (from_) std::fclose(static_cast<FILE *>(from_));
+  if (pid_ > 0) {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+  }
+}
+
+std::string CoProcess::ReadLine() {
+  char buf[4096];
+  if (std::fgets(buf, sizeof buf, static_cast<FILE *>(from_)) == nullptr) {
+    Die("the helper process ended (see its message above)");
+  }
+  std::string s(buf);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::string CoProcess::Call(const std::string &line) {
+  std::string l = line + "\n";
+  const char *p = l.data();
+  size_t left = l.size();
+  while (left > 0) {
+    ssize_t n = write(to_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) Die("write to the helper process failed");
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return ReadLine();
+}
 
 double Samples::PercentileUs(double p) {
   if (v_.empty()) return 0;

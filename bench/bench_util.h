@@ -22,6 +22,30 @@ int64_t RssBytes();        // VmRSS from /proc/self/status
 int64_t HeapInUseBytes();  // malloc's allocated bytes (mallinfo2)
 void TrimHeap();           // malloc_trim(0), so RSS deltas are not stale
 
+// ---- threads and processes -------------------------------------------------
+
+int CountThreads();  // threads of this process (entries of /proc/self/task)
+int CountFds();      // open file descriptors of this process
+std::string SelfDir();  // the directory of this executable
+
+// A helper process spoken to in lines on its stdin / stdout. The raw
+// single-threaded C client runs in one (bench/raw_st.cc): its symbols are
+// the same as the multi-threaded client's that zkl-bench links.
+class CoProcess {
+ public:
+  explicit CoProcess(const std::vector<std::string> &argv);
+  ~CoProcess();  // closes its stdin (it exits on EOF) and reaps it
+  CoProcess(const CoProcess &) = delete;
+  CoProcess &operator=(const CoProcess &) = delete;
+  std::string ReadLine();                       // exits on EOF
+  std::string Call(const std::string &line);    // one line out, one line back
+
+ private:
+  int pid_ = -1;
+  int to_ = -1;
+  void *from_ = nullptr;  // FILE*
+};
+
 // ---- latency statistics ---------------------------------------------------
 
 class Samples {

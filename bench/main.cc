@@ -45,7 +45,16 @@ const std::vector<bench::Row> &Rows() {
        bench::RowPairedPipelined},
       {"paired_handoff", "handoff to a settled waiter: raw watch vs zkl, alternately",
        bench::RowPairedHandoff},
-      {"herd", "--waiters waiters on one lock: notifications per release, handoffs",
+      {"paired_cpu",
+       "client CPU per cycle: zkl (I/O thread, host-driven), raw mt and raw st clients, interleaved",
+       bench::RowPairedCpu},
+      {"multilock", "multi-lock of 3 paths vs 3 single fair-lock cycles, interleaved",
+       bench::RowMultilock},
+      {"uncontended_stats", "uncontended cycle with statistics on vs plain, interleaved",
+       bench::RowUncontendedStats},
+      {"uncontended_tls", "zkl and raw cycles over TLS and plaintext (--tls-servers, --tls-dir)",
+       bench::RowUncontendedTls},
+      {"herd", "--waiters waiters on one lock (--kind semaphore --leases N): notifications per release",
        bench::RowHerd},
       {"distinct_locks", "one client holding --locks distinct locks", bench::RowDistinctLocks},
       {"idle_handles", "memory of --handles idle lock handles", bench::RowIdleHandles},
@@ -60,7 +69,8 @@ void Usage() {
                "options: --duration-ms N --max-ops N --clients N --locks N --inflight N\n"
                "         --waiters N --handles-per-client N --handles N --wire-cycles N\n"
                "         --warmup-requests N --limit-ms N --prefix /path --kind K\n"
-               "         --leases N --hold-us N\n");
+               "         --leases N --hold-us N --block N --stats-interval-ms N --stats-every N\n"
+               "         --tls-servers 127.0.0.1:PORT --tls-dir DIR\n");
 }
 
 }  // namespace

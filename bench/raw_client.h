@@ -22,10 +22,14 @@ class RawClient {
  public:
   // resolve_delay_ms: zoo_set_servers_resolution_delay (0 = the C client's
   // default: re-resolve the host list on every I/O loop iteration).
-  RawClient(const std::string &connect, int64_t limit_ms, int resolve_delay_ms = 0) {
+  // tls: connect over TLS (the patched client's zookeeper_init_secure).
+  RawClient(const std::string &connect, int64_t limit_ms, int resolve_delay_ms = 0,
+            const zoo_tls_params_t *tls = nullptr) {
     static std::once_flag quiet;
     std::call_once(quiet, [] { zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR); });
-    zh_ = zookeeper_init(connect.c_str(), &RawClient::Watcher, 30000, nullptr, this, 0);
+    zh_ = tls ? zookeeper_init_secure(connect.c_str(), &RawClient::Watcher, 30000, nullptr, this, 0,
+                                      nullptr, tls, nullptr)
+              : zookeeper_init(connect.c_str(), &RawClient::Watcher, 30000, nullptr, this, 0);
     if (zh_ == nullptr) Die("zookeeper_init failed");
     if (resolve_delay_ms != 0) zoo_set_servers_resolution_delay(zh_, resolve_delay_ms);
     std::unique_lock<std::mutex> lk(mu_);

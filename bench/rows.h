@@ -72,9 +72,13 @@ void RowRwContended(const Options &o);
 void RowPairedSync(const Options &o);       // ABAB blocks: zkl loops vs raw sync
 void RowPairedPipelined(const Options &o);  // ABAB blocks: async many locks vs raw pipelined
 void RowPairedHandoff(const Options &o);    // alternating: raw vs zkl handoff to a settled waiter
+void RowPairedCpu(const Options &o);        // client CPU per cycle: zkl (thread, host) vs raw mt / st
+void RowMultilock(const Options &o);        // multi-lock of 3 vs 3 single cycles, interleaved
+void RowUncontendedStats(const Options &o); // uncontended with statistics on vs plain, interleaved
+void RowUncontendedTls(const Options &o);   // zkl and raw over TLS vs plaintext, interleaved
 
 // scale_rows.cc
-void RowHerd(const Options &o);
+void RowHerd(const Options &o);           // --kind semaphore --leases N: herd_semaphore
 void RowDistinctLocks(const Options &o);
 void RowIdleHandles(const Options &o);
 

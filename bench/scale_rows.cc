@@ -1,7 +1,5 @@
 // Scale rows: a herd of waiters on one lock, many distinct locks held by one
 // client, and the memory of idle handles.
-#include <dirent.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -21,26 +19,6 @@ constexpr uint64_t kOwner = 1;
 
 void Check(int rc, const char *what) {
   if (rc != 0) Die(std::string(what) + ": " + zkl_strerror(rc));
-}
-
-int CountFds() {
-  int n = 0;
-  if (DIR *d = opendir("/proc/self/fd")) {
-    while (dirent *e = readdir(d)) {
-      if (e->d_name[0] != '.') ++n;
-    }
-    closedir(d);
-  }
-  return n - 1;  // the directory stream itself
-}
-
-int CountThreads() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
-  }
-  return -1;
 }
 
 // Waits (bounded) until pred() holds; false on timeout.
@@ -105,8 +83,14 @@ void RowHerd(const Options &o) {
   int per = std::min(o.handles_per_client, waiters);
   int nclients = (waiters + per - 1) / per;
   std::string path = RunPath(o, "h");
+  // --kind semaphore (the herd_semaphore row): a semaphore of --leases
+  // leases; the holder takes all of them in one acquisition, every waiter
+  // one. Otherwise the fair lock.
+  bool sem = o.extra.count("kind") && o.extra.at("kind") == "semaphore";
+  int kind = sem ? ZKL_LOCK_SEMAPHORE : ZKL_LOCK_FAIR;
+  int max_leases = sem && o.extra.count("leases") ? std::max(1, std::atoi(o.extra.at("leases").c_str())) : 2;
   ZklClient holder(server.connect(), o.limit_ms);
-  zkl_lock *hl = NewLock(holder.get(), path, ZKL_LOCK_FAIR);
+  zkl_lock *hl = NewLock(holder.get(), path, kind, max_leases, nullptr, nullptr, sem ? max_leases : 1);
   Check(zkl_lock_acquire(hl, kOwner, o.limit_ms), "holder acquire");
 
   std::vector<std::unique_ptr<ZklClient>> owned;
@@ -122,7 +106,7 @@ void RowHerd(const Options &o) {
   for (int i = 0; i < waiters; ++i) {
     auto s = std::make_unique<Herd::Slot>();
     s->herd = &herd;
-    s->lock = NewLock(clients[static_cast<size_t>(i / per)]->get(), path, ZKL_LOCK_FAIR, 2,
+    s->lock = NewLock(clients[static_cast<size_t>(i / per)]->get(), path, kind, max_leases,
                       &HerdEvent, s.get());
     slots.push_back(std::move(s));
   }
@@ -183,8 +167,9 @@ void RowHerd(const Options &o) {
   Json j;
   j.Str("row", o.extra.count("row") ? o.extra.at("row") : "herd")
       .Int("waiters", waiters)
-      .Int("clients", nclients)
-      .Num("enqueue_s", static_cast<double>(enqueue_ns) / 1e9)
+      .Int("clients", nclients);
+  if (sem) j.Int("max_leases", max_leases);
+  j.Num("enqueue_s", static_cast<double>(enqueue_ns) / 1e9)
       .Num("enqueue_us_per_waiter", static_cast<double>(enqueue_ns) / 1e3 / w)
       .Num("enqueue_req_per_waiter", static_cast<double>(enq_requests) / w)
       .Num("enqueue_srv_req_per_waiter", enq.packets / w)

@@ -8,11 +8,12 @@
 
 namespace bench {
 
-ZklClient::ZklClient(const std::string &servers, int64_t limit_ms) {
+ZklClient::ZklClient(const std::string &servers, int64_t limit_ms, const Tweak &tweak) {
   zkl_client_options opts;
   if (zkl_client_options_init(&opts, ZKL_CLIENT_OPTIONS_VERSION) != 0) Die("client options");
   opts.servers = servers.c_str();
   opts.session_timeout_ms = 30000;
+  if (tweak) tweak(opts);
   int rc = zkl_client_new(&opts, &c_);
   if (rc != 0) Die(std::string("zkl_client_new: ") + zkl_strerror(rc));
   rc = zkl_client_wait_connected(c_, limit_ms);
@@ -75,11 +76,12 @@ int ZklClient::WaitEvent(std::initializer_list<int> types, int64_t timeout_ms, i
 }
 
 zkl_lock *NewLock(zkl_client *c, const std::string &path, int kind, int max_leases,
-                  zkl_event_cb cb, void *user_data) {
+                  zkl_event_cb cb, void *user_data, int leases) {
   zkl_lock_options lo;
   zkl_lock_options_init(&lo, ZKL_LOCK_OPTIONS_VERSION);
   lo.kind = kind;
   lo.max_leases = max_leases;
+  if (kind == ZKL_LOCK_SEMAPHORE) lo.leases = leases;
   lo.cb = cb;
   lo.user_data = user_data;
   zkl_lock *l = nullptr;

@@ -4,6 +4,7 @@
 #include <zkl.h>
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -15,7 +16,10 @@ namespace bench {
 
 class ZklClient {
  public:
-  ZklClient(const std::string &servers, int64_t limit_ms);
+  // `tweak` (optional) changes the options before the client is made
+  // (io mode, stats interval, TLS files, ...).
+  using Tweak = std::function<void(zkl_client_options &)>;
+  ZklClient(const std::string &servers, int64_t limit_ms, const Tweak &tweak = {});
   ~ZklClient();
   ZklClient(const ZklClient &) = delete;
   ZklClient &operator=(const ZklClient &) = delete;
@@ -39,9 +43,10 @@ class ZklClient {
   std::atomic<bool> stop_{false};
 };
 
-// A lock handle; kind is a ZKL_LOCK_*.
+// A lock handle; kind is a ZKL_LOCK_*. `leases`: semaphore leases taken
+// per acquisition.
 zkl_lock *NewLock(zkl_client *c, const std::string &path, int kind, int max_leases = 2,
-                  zkl_event_cb cb = nullptr, void *user_data = nullptr);
+                  zkl_event_cb cb = nullptr, void *user_data = nullptr, int leases = 1);
 
 // "fair" -> ZKL_LOCK_FAIR, ...; exits on an unknown name.
 int LockKind(const std::string &name);

@@ -951,4 +951,440 @@ void RowPairedPipelined(const Options &o) {
   j.Print();
 }
 
+// ---------------------------------------------------------------------------
+// Interleaved variants (paired_cpu, multilock, uncontended_stats,
+// uncontended_tls): blocks of `block` cycles of each variant in turn, the
+// order rotated every round, so that load changes on the machine hit every
+// variant alike. Figures are totals over all blocks; ratios are medians of
+// the per-round ratios.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+struct Block {
+  double cycles = 0, wall_ns = 0, cpu_ns = 0;
+  double requests = 0;  // zkl requests, where counted
+};
+
+struct Variant {
+  std::string name;
+  std::function<Block(int64_t)> run;  // runs n cycles
+};
+
+struct Interleaved {
+  std::vector<std::vector<Block>> rounds;  // [round][variant]
+  Block Total(size_t v) const {
+    Block t;
+    for (const auto &r : rounds) {
+      t.cycles += r[v].cycles;
+      t.wall_ns += r[v].wall_ns;
+      t.cpu_ns += r[v].cpu_ns;
+      t.requests += r[v].requests;
+    }
+    return t;
+  }
+  double WallUs(size_t v) const {
+    Block t = Total(v);
+    return t.cycles > 0 ? t.wall_ns / 1e3 / t.cycles : 0;
+  }
+  double CpuUs(size_t v) const {
+    Block t = Total(v);
+    return t.cycles > 0 ? t.cpu_ns / 1e3 / t.cycles : 0;
+  }
+  double OpsPerS(size_t v) const {
+    Block t = Total(v);
+    return t.wall_ns > 0 ? t.cycles * 1e9 / t.wall_ns : 0;
+  }
+  // Median over rounds of (a's per-cycle metric) / (b's).
+  double CpuRatio(size_t a, size_t b) const {
+    std::vector<double> r;
+    for (const auto &x : rounds) {
+      if (x[b].cpu_ns > 0) r.push_back((x[a].cpu_ns / x[a].cycles) / (x[b].cpu_ns / x[b].cycles));
+    }
+    return Median(r);
+  }
+  double WallRatio(size_t a, size_t b) const {
+    std::vector<double> r;
+    for (const auto &x : rounds) r.push_back((x[a].wall_ns / x[a].cycles) / (x[b].wall_ns / x[b].cycles));
+    return Median(r);
+  }
+};
+
+int64_t BlockCycles(const Options &o, int64_t dflt) {
+  return o.extra.count("block") ? std::max<int64_t>(1, std::atoll(o.extra.at("block").c_str())) : dflt;
+}
+
+Interleaved RunInterleaved(const Options &o, std::vector<Variant> &vs, int64_t block,
+                           int min_rounds = 3) {
+  for (auto &v : vs) v.run(std::max<int64_t>(20, block / 2));  // warm every path
+  Interleaved out;
+  int64_t deadline = NowNs() + o.duration_ms * 1000000;
+  int n = static_cast<int>(vs.size());
+  while ((NowNs() < deadline || static_cast<int>(out.rounds.size()) < min_rounds) &&
+         out.rounds.size() < 100000) {
+    std::vector<Block> r(vs.size());
+    int k0 = static_cast<int>(out.rounds.size());
+    for (int k = 0; k < n; ++k) {
+      size_t v = static_cast<size_t>((k + k0) % n);
+      r[v] = vs[v].run(block);
+    }
+    out.rounds.push_back(std::move(r));
+  }
+  return out;
+}
+
+// n cycles of `cycle` in this process: wall and process CPU, less the idle
+// rate of the process (its clients' threads when nothing happens).
+Block LocalBlock(int64_t n, double idle_rate, const std::function<void()> &cycle,
+                 ZklClient *counted = nullptr) {
+  uint64_t req0 = counted ? counted->Counter("requests") : 0;
+  int64_t c0 = ProcessCpuNs(), w0 = NowNs();
+  for (int64_t i = 0; i < n; ++i) cycle();
+  int64_t c1 = ProcessCpuNs(), w1 = NowNs();
+  Block b;
+  b.cycles = static_cast<double>(n);
+  b.wall_ns = static_cast<double>(w1 - w0);
+  b.cpu_ns = std::max(0.0, static_cast<double>(c1 - c0) - idle_rate * b.wall_ns);
+  if (counted) b.requests = static_cast<double>(counted->Counter("requests") - req0);
+  return b;
+}
+
+}  // namespace
+
+void RowPairedCpu(const Options &o) {
+  // Client CPU per uncontended fair-lock cycle (issue 13.5): zkl with its
+  // I/O thread (the default), zkl host-driven (ZKL_IO_HOST: the blocking
+  // calls drive the loop on the calling thread), the raw multi-threaded C
+  // client (sync create + delete) and the raw single-threaded C client driven
+  // from one poll loop (in the zkl-bench-raw-st helper process), in
+  // interleaved blocks. Threads per client: this process's thread count
+  // before and after making each client.
+  Server server(o.servers);
+  std::string parent = RawParent(o);
+  int t0 = CountThreads();
+  RawClient raw(server.connect(), o.limit_ms, ResolveDelay(o));
+  int raw_mt_threads = CountThreads() - t0;
+  EnsurePersistent(raw.zh(), parent);
+  std::string raw_node = parent + "/c-";
+  t0 = CountThreads();
+  ZklClient c(server.connect(), o.limit_ms);
+  int threads_per_client = CountThreads() - t0;
+  t0 = CountThreads();
+  ZklClient h(server.connect(), o.limit_ms, [](zkl_client_options &op) { op.io = ZKL_IO_HOST; });
+  int threads_host = CountThreads() - t0;
+  CoProcess st({SelfDir() + "/zkl-bench-raw-st", "--servers", server.connect(), "--node",
+                parent + "-st/c-", "--limit-ms", std::to_string(o.limit_ms)});
+  std::string ready = st.ReadLine();
+  if (ready.rfind("ready ", 0) != 0) Die("raw st helper: " + ready);
+  // The helper's threads: its main thread and what the client added.
+  int raw_st_threads = std::atoi(ready.c_str() + 6) - 1;
+  std::string path = RunPath(o, "pc");
+  zkl_lock *l = NewLock(c.get(), path + "-t", ZKL_LOCK_FAIR);
+  zkl_lock *lh = NewLock(h.get(), path + "-h", ZKL_LOCK_FAIR);
+  CpuMeter idle;
+  idle.CalibrateIdle(o.idle_ms);
+  double rate = idle.idle_rate();
+  std::vector<Variant> vs = {
+      {"zkl", [&](int64_t n) {
+         return LocalBlock(n, rate, [&] {
+           Check(zkl_lock_acquire(l, kOwner, o.limit_ms), "acquire");
+           Check(zkl_lock_release(l, kOwner), "release");
+         });
+       }},
+      {"zkl_host", [&](int64_t n) {
+         return LocalBlock(n, rate, [&] {
+           Check(zkl_lock_acquire(lh, kOwner, o.limit_ms), "acquire (host-driven)");
+           Check(zkl_lock_release(lh, kOwner), "release (host-driven)");
+         });
+       }},
+      {"raw_mt", [&](int64_t n) {
+         return LocalBlock(n, rate, [&] {
+           if (!SyncCycle(raw.zh(), raw_node)) Die("raw mt cycle failed");
+         });
+       }},
+      {"raw_st", [&](int64_t n) {
+         std::string reply = st.Call(std::to_string(n));
+         long long cpu = 0, wall = 0;
+         if (std::sscanf(reply.c_str(), "%lld %lld", &cpu, &wall) != 2) Die("raw st helper: " + reply);
+         Block b;
+         b.cycles = static_cast<double>(n);
+         b.cpu_ns = static_cast<double>(cpu);
+         b.wall_ns = static_cast<double>(wall);
+         return b;
+       }},
+  };
+  Interleaved r = RunInterleaved(o, vs, BlockCycles(o, 100));
+  zkl_lock_destroy(l);
+  zkl_lock_destroy(lh);
+  Json j;
+  j.Str("row", "paired_cpu")
+      .Int("rounds", static_cast<int64_t>(r.rounds.size()))
+      .Int("block", BlockCycles(o, 100))
+      .Num("zkl_cpu_us_per_cycle", r.CpuUs(0))
+      .Num("zkl_host_cpu_us_per_cycle", r.CpuUs(1))
+      .Num("raw_mt_cpu_us_per_cycle", r.CpuUs(2))
+      .Num("raw_st_cpu_us_per_cycle", r.CpuUs(3))
+      .Num("zkl_vs_raw_st", r.CpuRatio(0, 3))
+      .Num("zkl_vs_raw_mt", r.CpuRatio(0, 2))
+      .Num("zkl_host_vs_raw_st", r.CpuRatio(1, 3))
+      .Num("zkl_host_vs_raw_mt", r.CpuRatio(1, 2))
+      .Num("zkl_ops_per_s", r.OpsPerS(0))
+      .Num("zkl_host_ops_per_s", r.OpsPerS(1))
+      .Num("raw_mt_ops_per_s", r.OpsPerS(2))
+      .Num("raw_st_ops_per_s", r.OpsPerS(3))
+      .Int("threads_per_client", threads_per_client)
+      .Int("threads_host_driven", threads_host)
+      .Int("raw_mt_threads_per_client", raw_mt_threads)
+      .Int("raw_st_threads_per_client", raw_st_threads)
+      .Num("idle_cpu_rate", rate);
+  j.Print();
+}
+
+void RowMultilock(const Options &o) {
+  // A multi-lock of 3 fair locks (issue 16.7), uncontended: acquire +
+  // release of the whole, interleaved with 3 single fair-lock cycles (one
+  // after the other, on 3 other paths) as its reference.
+  Server server(o.servers);
+  ZklClient c(server.connect(), o.limit_ms);
+  std::string base = RunPath(o, "ml");
+  zkl_lock *members[3];
+  zkl_lock *singles[3];
+  for (int i = 0; i < 3; ++i) {
+    members[i] = NewLock(c.get(), base + "/m" + std::to_string(i), ZKL_LOCK_FAIR);
+    singles[i] = NewLock(c.get(), base + "/s" + std::to_string(i), ZKL_LOCK_FAIR);
+  }
+  zkl_multilock_options mo;
+  zkl_multilock_options_init(&mo, ZKL_MULTILOCK_OPTIONS_VERSION);
+  zkl_multilock *m = nullptr;
+  Check(zkl_multilock_new(c.get(), members, 3, &mo, &m), "zkl_multilock_new");
+  CpuMeter idle;
+  idle.CalibrateIdle(o.idle_ms);
+  double rate = idle.idle_rate();
+  Samples multi_lat;
+  std::vector<Variant> vs = {
+      {"multilock", [&](int64_t n) {
+         return LocalBlock(
+             n, rate,
+             [&] {
+               int64_t t = NowNs();
+               Check(zkl_multilock_acquire(m, kOwner, o.limit_ms), "multilock acquire");
+               Check(zkl_multilock_release(m, kOwner), "multilock release");
+               multi_lat.Add(NowNs() - t);
+             },
+             &c);
+       }},
+      {"three_single", [&](int64_t n) {
+         return LocalBlock(
+             n, rate,
+             [&] {
+               for (zkl_lock *s : singles) {
+                 Check(zkl_lock_acquire(s, kOwner, o.limit_ms), "acquire");
+                 Check(zkl_lock_release(s, kOwner), "release");
+               }
+             },
+             &c);
+       }},
+  };
+  Interleaved r = RunInterleaved(o, vs, BlockCycles(o, 50));
+  zkl_multilock_destroy(m);
+  for (zkl_lock *s : singles) zkl_lock_destroy(s);
+  Block tm = r.Total(0), ts = r.Total(1);
+  Json j;
+  j.Str("row", "multilock")
+      .Int("members", 3)
+      .Int("rounds", static_cast<int64_t>(r.rounds.size()))
+      .Num("ops", tm.cycles)
+      .Num("ops_per_s", r.OpsPerS(0))
+      .Num("p50_us", multi_lat.PercentileUs(50))
+      .Num("p99_us", multi_lat.PercentileUs(99))
+      .Num("cycle_us", r.WallUs(0))
+      .Num("three_single_cycle_us", r.WallUs(1))
+      .Num("single_cycle_us", r.WallUs(1) / 3)
+      .Num("ratio_to_three_single", r.WallRatio(0, 1))
+      .Num("cpu_us_per_op", r.CpuUs(0))
+      .Num("three_single_cpu_us", r.CpuUs(1))
+      .Num("zkl_req_per_op", tm.requests / tm.cycles)
+      .Num("three_single_req", ts.requests / ts.cycles);
+  j.Print();
+}
+
+void RowUncontendedStats(const Options &o) {
+  // The uncontended fair cycle with statistics on (issue 17.2): a client
+  // with stats_interval_ms (STATS events, delivered by dispatch to a
+  // callback) whose statistics document is also read every --stats-every
+  // cycles, interleaved with the same cycle on a plain client.
+  Server server(o.servers);
+  int interval = o.extra.count("stats-interval-ms") ? std::atoi(o.extra.at("stats-interval-ms").c_str()) : 100;
+  int64_t every = o.extra.count("stats-every") ? std::max<int64_t>(1, std::atoll(o.extra.at("stats-every").c_str())) : 100;
+  ZklClient plain(server.connect(), o.limit_ms);
+  std::atomic<int64_t> stats_events{0};
+  auto on_stats = [](const zkl_event *ev, void *ud) {
+    if (zkl_event_type(ev) == ZKL_EVENT_STATS) static_cast<std::atomic<int64_t> *>(ud)->fetch_add(1);
+  };
+  ZklClient withstats(server.connect(), o.limit_ms, [&](zkl_client_options &op) {
+    op.stats_interval_ms = interval;
+    op.cb = on_stats;
+    op.user_data = &stats_events;
+  });
+  std::string path = RunPath(o, "us");
+  zkl_lock *lp = NewLock(plain.get(), path + "-p", ZKL_LOCK_FAIR);
+  zkl_lock *ls = NewLock(withstats.get(), path + "-s", ZKL_LOCK_FAIR);
+  CpuMeter idle;
+  idle.CalibrateIdle(o.idle_ms);
+  double rate = idle.idle_rate();
+  int64_t n_plain = 0, n_stats = 0, reads = 0;
+  size_t doc_bytes = 0;
+  std::vector<Variant> vs = {
+      {"plain", [&](int64_t n) {
+         return LocalBlock(n, rate, [&] {
+           Check(zkl_lock_acquire(lp, kOwner, o.limit_ms), "acquire");
+           Check(zkl_lock_release(lp, kOwner), "release");
+           if (++n_plain % every == 0) zkl_client_dispatch(plain.get(), 0);
+         });
+       }},
+      {"stats", [&](int64_t n) {
+         return LocalBlock(n, rate, [&] {
+           Check(zkl_lock_acquire(ls, kOwner, o.limit_ms), "acquire");
+           Check(zkl_lock_release(ls, kOwner), "release");
+           if (++n_stats % every == 0) {
+             char *json = nullptr;
+             size_t len = 0;
+             Check(zkl_client_stats(withstats.get(), &json, &len), "zkl_client_stats");
+             doc_bytes = len;
+             zkl_free(json);
+             ++reads;
+             zkl_client_dispatch(withstats.get(), 0);  // the STATS events
+           }
+         });
+       }},
+  };
+  Interleaved r = RunInterleaved(o, vs, BlockCycles(o, 100));
+  zkl_client_dispatch(withstats.get(), 0);
+  zkl_lock_destroy(lp);
+  zkl_lock_destroy(ls);
+  double ratio = r.WallRatio(1, 0);  // time per cycle, stats / plain
+  Json j;
+  j.Str("row", "uncontended_stats")
+      .Str("kind", "fair")
+      .Int("rounds", static_cast<int64_t>(r.rounds.size()))
+      .Int("stats_interval_ms", interval)
+      .Int("stats_read_every", every)
+      .Num("ops", r.Total(1).cycles)
+      .Num("ops_per_s", r.OpsPerS(1))
+      .Num("plain_ops_per_s", r.OpsPerS(0))
+      .Num("cycle_us", r.WallUs(1))
+      .Num("plain_cycle_us", r.WallUs(0))
+      .Num("time_ratio", ratio)
+      .Num("overhead_pct", (ratio - 1) * 100)
+      .Num("cpu_us_per_op", r.CpuUs(1))
+      .Num("plain_cpu_us_per_op", r.CpuUs(0))
+      .Num("cpu_ratio", r.CpuRatio(1, 0))
+      .Int("stats_events", stats_events.load())
+      .Int("stats_reads", reads)
+      .Int("stats_doc_bytes", static_cast<int64_t>(doc_bytes));
+  j.Print();
+}
+
+void RowUncontendedTls(const Options &o) {
+  // The cost of TLS (issue 15.6): on one server with a plaintext and a TLS
+  // port (--servers and --tls-servers; certificates of scripts/test-certs
+  // in --tls-dir, mutual TLS), the raw mt sync cycle and the zkl
+  // uncontended cycle, each over both, interleaved. Prints two rows: raw_tls
+  // (the raw client over TLS vs plaintext) and uncontended_tls (zkl's ratio
+  // to raw over TLS vs the same ratio in plaintext).
+  if (!o.extra.count("tls-servers") || !o.extra.count("tls-dir")) {
+    Die("uncontended_tls needs --tls-servers 127.0.0.1:PORT and --tls-dir DIR");
+  }
+  Server server(o.servers);
+  Server tls_server(o.extra.at("tls-servers"));
+  std::string dir = o.extra.at("tls-dir");
+  std::string ca = dir + "/ca.pem", cert = dir + "/client.crt", key = dir + "/client.key";
+  zoo_tls_params_t tp{};
+  tp.ca_file = ca.c_str();
+  tp.cert_file = cert.c_str();
+  tp.key_file = key.c_str();
+  tp.verify_hostname = 1;
+  RawClient raw(server.connect(), o.limit_ms, ResolveDelay(o));
+  RawClient raw_tls(tls_server.connect(), o.limit_ms, ResolveDelay(o), &tp);
+  std::string parent = RawParent(o);
+  EnsurePersistent(raw.zh(), parent);
+  std::string raw_node = parent + "/t-";
+  ZklClient c(server.connect(), o.limit_ms);
+  ZklClient ct(tls_server.connect(), o.limit_ms, [&](zkl_client_options &op) {
+    op.tls_ca_file = ca.c_str();
+    op.tls_cert_file = cert.c_str();
+    op.tls_key_file = key.c_str();
+  });
+  std::string path = RunPath(o, "ut");
+  zkl_lock *l = NewLock(c.get(), path + "-p", ZKL_LOCK_FAIR);
+  zkl_lock *lt = NewLock(ct.get(), path + "-t", ZKL_LOCK_FAIR);
+  CpuMeter idle;
+  idle.CalibrateIdle(o.idle_ms);
+  double rate = idle.idle_rate();
+  Samples zkl_tls_lat, raw_tls_lat;
+  auto zkl_cycle = [&](zkl_lock *lock, Samples *lat) {
+    return [&o, lock, lat] {
+      int64_t t = NowNs();
+      Check(zkl_lock_acquire(lock, kOwner, o.limit_ms), "acquire");
+      Check(zkl_lock_release(lock, kOwner), "release");
+      if (lat) lat->Add(NowNs() - t);
+    };
+  };
+  auto raw_cycle = [&](zhandle_t *zh, Samples *lat) {
+    return [zh, lat, &raw_node] {
+      int64_t t = NowNs();
+      if (!SyncCycle(zh, raw_node)) Die("raw cycle failed");
+      if (lat) lat->Add(NowNs() - t);
+    };
+  };
+  std::vector<Variant> vs = {
+      {"raw", [&](int64_t n) { return LocalBlock(n, rate, raw_cycle(raw.zh(), nullptr)); }},
+      {"raw_tls", [&](int64_t n) { return LocalBlock(n, rate, raw_cycle(raw_tls.zh(), &raw_tls_lat)); }},
+      {"zkl", [&](int64_t n) { return LocalBlock(n, rate, zkl_cycle(l, nullptr)); }},
+      {"zkl_tls", [&](int64_t n) { return LocalBlock(n, rate, zkl_cycle(lt, &zkl_tls_lat)); }},
+  };
+  Interleaved r = RunInterleaved(o, vs, BlockCycles(o, 100));
+  zkl_lock_destroy(l);
+  zkl_lock_destroy(lt);
+  // Ratios of throughput (the inverse of the time per cycle), per round.
+  std::vector<double> plain_ratio, tls_ratio, raw_cost, zkl_cost;
+  for (const auto &x : r.rounds) {
+    auto per = [](const Block &b) { return b.wall_ns / b.cycles; };
+    plain_ratio.push_back(per(x[0]) / per(x[2]));
+    tls_ratio.push_back(per(x[1]) / per(x[3]));
+    raw_cost.push_back(per(x[0]) / per(x[1]));
+    zkl_cost.push_back(per(x[2]) / per(x[3]));
+  }
+  double pr = Median(plain_ratio), tr = Median(tls_ratio);
+  Json jr;
+  jr.Str("row", "raw_tls")
+      .Num("ops", r.Total(1).cycles)
+      .Num("ops_per_s", r.OpsPerS(1))
+      .Num("p50_us", raw_tls_lat.PercentileUs(50))
+      .Num("p99_us", raw_tls_lat.PercentileUs(99))
+      .Num("cpu_us_per_op", r.CpuUs(1))
+      .Num("plain_ops_per_s", r.OpsPerS(0))
+      .Num("plain_cpu_us_per_op", r.CpuUs(0))
+      .Num("tls_vs_plain", Median(raw_cost));
+  jr.Print();
+  Json j;
+  j.Str("row", "uncontended_tls")
+      .Str("kind", "fair")
+      .Int("rounds", static_cast<int64_t>(r.rounds.size()))
+      .Num("ops", r.Total(3).cycles)
+      .Num("ops_per_s", r.OpsPerS(3))
+      .Num("p50_us", zkl_tls_lat.PercentileUs(50))
+      .Num("p99_us", zkl_tls_lat.PercentileUs(99))
+      .Num("cpu_us_per_op", r.CpuUs(3))
+      .Num("plain_ops_per_s", r.OpsPerS(2))
+      .Num("plain_cpu_us_per_op", r.CpuUs(2))
+      .Num("tls_vs_plain", Median(zkl_cost))
+      .Num("raw_tls_ops_per_s", r.OpsPerS(1))
+      .Num("raw_plain_ops_per_s", r.OpsPerS(0))
+      .Num("ratio_to_raw_tls", tr)
+      .Num("ratio_to_raw_plain", pr)
+      .Num("ratio_change", tr / pr);
+  j.Print();
+}
+
 }  // namespace bench

@@ -1,0 +1,149 @@
+// zkl-bench-raw-st: the raw single-threaded ZooKeeper C client — the
+// variant libzkl links (zkl_zookeeper) — driven from one poll loop on the
+// calling thread, as the limit row of zkl's client CPU (issue 13.5). It is a
+// helper process of zkl-bench's paired_cpu row: zkl-bench links the
+// multi-threaded client, whose symbols are the same, so the single-threaded
+// one cannot live in the same process.
+//
+//   zkl-bench-raw-st --servers 127.0.0.1:PORT --node /prefix/raw/st- [--limit-ms N]
+//
+// Prints "ready THREADS" once connected (THREADS: of this process, with the
+// client). Then for every line "N" on stdin it runs N cycles (create
+// EPHEMERAL_SEQUENTIAL, then delete it: the raw lock cycle) and answers
+// "CPU_NS WALL_NS" (CLOCK_PROCESS_CPUTIME_ID and wall time of the N cycles).
+// Exits on EOF.
+#include <poll.h>
+#include <zookeeper.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "bench_util.h"
+
+namespace {
+
+using bench::Die;
+using bench::NowNs;
+
+zhandle_t *zh = nullptr;
+bool connected = false;
+int64_t limit_ms = 120000;
+
+void Watcher(zhandle_t *, int type, int state, const char *, void *) {
+  if (type == ZOO_SESSION_EVENT && state == ZOO_CONNECTED_STATE) connected = true;
+}
+
+// The one poll loop: until *done, wait for what the client is interested in
+// and let it process.
+void Drive(const bool *done) {
+  int64_t deadline = NowNs() + limit_ms * 1000000;
+  while (!*done) {
+    if (NowNs() > deadline) Die("raw st: no answer in time");
+    int fd = -1, interest = 0;
+    timeval tv{};
+    int rc = zookeeper_interest(zh, &fd, &interest, &tv);
+    if (rc != ZOK && rc != ZCONNECTIONLOSS && rc != ZOPERATIONTIMEOUT) {
+      Die(std::string("zookeeper_interest: ") + zerror(rc));
+    }
+    pollfd p{fd, 0, 0};
+    if (interest & ZOOKEEPER_READ) p.events |= POLLIN;
+    if (interest & ZOOKEEPER_WRITE) p.events |= POLLOUT;
+    int timeout = static_cast<int>(tv.tv_sec * 1000 + tv.tv_usec / 1000);
+    int n = poll(&p, fd >= 0 ? 1 : 0, timeout);
+    int events = 0;
+    if (n > 0) {
+      if (p.revents & (POLLIN | POLLHUP | POLLERR)) events |= ZOOKEEPER_READ;
+      if (p.revents & POLLOUT) events |= ZOOKEEPER_WRITE;
+    }
+    zookeeper_process(zh, events);
+  }
+}
+
+struct Result {
+  bool done = false;
+  int rc = ZOK;
+  std::string value;
+};
+
+void StringDone(int rc, const char *value, const void *data) {
+  auto *r = static_cast<Result *>(const_cast<void *>(data));
+  r->rc = rc;
+  if (rc == ZOK && value) r->value = value;
+  r->done = true;
+}
+
+void VoidDone(int rc, const void *data) {
+  auto *r = static_cast<Result *>(const_cast<void *>(data));
+  r->rc = rc;
+  r->done = true;
+}
+
+int Create(const std::string &path, int flags, std::string *created) {
+  Result r;
+  int rc = zoo_acreate(zh, path.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE, flags, &StringDone, &r);
+  if (rc != ZOK) return rc;
+  Drive(&r.done);
+  if (created) *created = r.value;
+  return r.rc;
+}
+
+int Delete(const std::string &path) {
+  Result r;
+  int rc = zoo_adelete(zh, path.c_str(), -1, &VoidDone, &r);
+  if (rc != ZOK) return rc;
+  Drive(&r.done);
+  return r.rc;
+}
+
+void EnsurePersistent(const std::string &path) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    std::string p = slash == std::string::npos ? path : path.substr(0, slash);
+    int rc = Create(p, 0, nullptr);
+    if (rc != ZOK && rc != ZNODEEXISTS) Die("create " + p + ": " + zerror(rc));
+    if (slash == std::string::npos) break;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string servers, node;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i];
+    if (k == "--servers") servers = argv[i + 1];
+    else if (k == "--node") node = argv[i + 1];
+    else if (k == "--limit-ms") limit_ms = std::atoll(argv[i + 1]);
+    else Die("raw st: unknown option " + k);
+  }
+  bench::Server server(servers);  // refuses anything but loopback
+  if (node.empty() || node[0] != '/') Die("raw st: --node /path/prefix- is required");
+  zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
+  zh = zookeeper_init(server.connect().c_str(), &Watcher, 30000, nullptr, nullptr, 0);
+  if (zh == nullptr) Die("raw st: zookeeper_init failed");
+  // As the raw mt rows (raw_client.h, ResolveDelay): no host re-resolution
+  // on every loop iteration.
+  zoo_set_servers_resolution_delay(zh, -1);
+  Drive(&connected);
+  EnsurePersistent(node.substr(0, node.rfind('/')));
+  std::printf("ready %d\n", bench::CountThreads());
+  std::fflush(stdout);
+  char line[256];
+  while (std::fgets(line, sizeof line, stdin) != nullptr) {
+    long long n = std::atoll(line);
+    int64_t c0 = bench::ProcessCpuNs(), w0 = NowNs();
+    for (long long i = 0; i < n; ++i) {
+      std::string created;
+      int rc = Create(node, ZOO_EPHEMERAL_SEQUENTIAL, &created);
+      if (rc != ZOK) Die(std::string("raw st create: ") + zerror(rc));
+      rc = Delete(created);
+      if (rc != ZOK) Die(std::string("raw st delete: ") + zerror(rc));
+    }
+    int64_t c1 = bench::ProcessCpuNs(), w1 = NowNs();
+    std::printf("%lld %lld\n", static_cast<long long>(c1 - c0), static_cast<long long>(w1 - w0));
+    std::fflush(stdout);
+  }
+  zookeeper_close(zh);
+  return 0;
+}
