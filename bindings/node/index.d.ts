@@ -175,6 +175,11 @@ export class Client extends EventEmitter {
   writeLock(path: string, options?: Omit<LockOptions, 'kind'> & AcquireOptions): Promise<Lock>;
   semaphore(path: string, maxLeases: number,
             options?: Omit<LockOptions, 'kind' | 'maxLeases'> & AcquireOptions): Promise<Lock>;
+  /**
+   * A multi-lock, not acquired: idle Lock handles of this client (taken over) and/or paths (a Lock
+   * is made for each with `options`), taken all or none.
+   */
+  multiLock(members: ReadonlyArray<Lock | string>, options?: LockOptions): MultiLock;
   election(path: string, options: { id: string; kind?: ElectionKind; onRevoke?: OnRevoke }): Election;
   observe(path: string, options?: { kind?: ElectionKind }): LeaderObserver;
   inspect(path: string, options?: InspectOptions): Promise<Participant[]>;
@@ -237,6 +242,43 @@ export class Lock extends EventEmitter {
   once(event: 'suspended' | 'restored', listener: () => void): this;
   once(event: 'lost', listener: (err: ZklError) => void): this;
   once(event: 'revokeRequested', listener: (fencingToken: bigint) => void): this;
+}
+
+/**
+ * Several locks of one client taken all or none, with one deadline, in one canonical order (by
+ * path). The loss of one member is 'lost' of the whole (the others are released).
+ */
+export class MultiLock extends EventEmitter {
+  /** The member paths joined by ','. */
+  readonly path: string;
+  /** The members in canonical order (by path). */
+  readonly members: ReadonlyArray<Lock>;
+  readonly paths: ReadonlyArray<string>;
+  /** Every member held and provably valid at this instant. */
+  readonly isHeld: boolean;
+  readonly owner: bigint | null;
+  /** Aborted (reason: a ZklError) when the current hold is lost; null before the first hold. */
+  readonly signal: AbortSignal | null;
+  /** The smallest lease of the members in ms (0 when not held). */
+  validFor(): number;
+  /** The fencing token of the member on `path` (throws ZKL_ENOTFOUND, ZKL_ENOTHELD). */
+  fencingToken(path: string): bigint;
+  /** { path: fencing token } of every member (throws ZKL_ENOTHELD). */
+  readonly fencingTokens: Record<string, bigint>;
+  /** All or none: on timeout (ZKL_ETIMEDOUT) or abort it holds none. */
+  acquire(options?: AcquireOptions): Promise<this>;
+  tryAcquire(options?: { owner?: Owner }): Promise<boolean>;
+  /** Releases every member; ZKL_ENOTHELD when not held, ZKL_ELOST once after a loss. */
+  release(options?: { owner?: Owner }): Promise<void>;
+  /** Frees the multi-lock and its members. */
+  close(): void;
+  [Symbol.asyncDispose](): Promise<void>;
+  [Symbol.dispose](): void;
+
+  on(event: 'suspended' | 'restored' | 'revokeRequested', listener: () => void): this;
+  on(event: 'lost', listener: (err: ZklError) => void): this;
+  once(event: 'suspended' | 'restored' | 'revokeRequested', listener: () => void): this;
+  once(event: 'lost', listener: (err: ZklError) => void): this;
 }
 
 export class Election extends EventEmitter {

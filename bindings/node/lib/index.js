@@ -643,6 +643,11 @@ if (typeof Symbol.dispose === 'symbol') {
   }
 }
 
+// The multi-lock (lib/multilock.js), built on the internals above.
+const MultiLock = require('./multilock')({
+  native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor, checkPath,
+});
+
 /**
  * A ZooKeeper session. Connects in the background; acquires started before
  * the session is up wait for it. Events: 'session' (state name), and each
@@ -832,6 +837,28 @@ class Client extends EventEmitter {
     return new LeaderObserver(this, p, options);
   }
 
+  /**
+   * A multi-lock (not acquired): several locks taken all or none. `members`:
+   * idle Lock handles of this client and/or paths (a Lock is made for each
+   * path with `options`: kind, maxLeases, leases, data, maxHold, onRevoke).
+   */
+  multiLock(members, options = {}) {
+    if (!Array.isArray(members)) throw new TypeError('multiLock members must be an array');
+    const made = [];
+    try {
+      const locks = members.map((m) => {
+        if (typeof m !== 'string') return m;
+        const lk = new Lock(this, m, options);
+        made.push(lk);
+        return lk;
+      });
+      return new MultiLock(this, locks);
+    } catch (err) {
+      for (const lk of made) lk.close();
+      throw err;
+    }
+  }
+
   _inspectArgs(p, { kind, election = false, timeout = 10000 } = {}) {
     checkPath(p);
     return election
@@ -907,6 +934,7 @@ module.exports = {
   Lock,
   Election,
   LeaderObserver,
+  MultiLock,
   ZklError,
   codes,
   constants: C,

@@ -717,6 +717,86 @@ napi_value HandleStats(napi_env env, napi_callback_info info) {
 }
 
 // ---------------------------------------------------------------------------
+// Multi-locks (several lock handles of one client, all or none)
+// ---------------------------------------------------------------------------
+
+// multilockNew(client, [lock handles], uid) -> handle | error code. An empty
+// array gives ZKL_EINVAL (from the library).
+napi_value MultilockNew(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  bool is_array = false;
+  napi_is_array(env, argv[1], &is_array);
+  if (!is_array) {
+    napi_throw_type_error(env, nullptr, "multi-lock members must be an array");
+    return nullptr;
+  }
+  uint32_t n = 0;
+  napi_get_array_length(env, argv[1], &n);
+  std::vector<zkl_lock *> members(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    napi_value v;
+    if (napi_get_element(env, argv[1], i, &v) != napi_ok || !GetHandle(env, v, &members[i])) {
+      return nullptr;
+    }
+  }
+  zkl_multilock_options o;
+  zkl_multilock_options_init(&o, ZKL_MULTILOCK_OPTIONS_VERSION);
+  o.user_data = Uid(env, argv[2]);
+  zkl_multilock *m = nullptr;
+  int rc = zkl_multilock_new(c, n ? members.data() : nullptr, n, &o, &m);
+  return rc < 0 ? Int(env, rc) : HandleValue(env, m);
+}
+
+// multilockAcquireAsync(m, owner, timeoutMs)
+napi_value MultilockAcquireAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  zkl_multilock *m;
+  uint64_t owner;
+  int64_t timeout;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m) || !GetU64(env, argv[1], &owner) ||
+      !GetI64(env, argv[2], &timeout)) {
+    return nullptr;
+  }
+  return Int(env, zkl_multilock_acquire_async(m, owner, timeout));
+}
+
+napi_value MultilockReleaseAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_multilock *m;
+  uint64_t owner;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m) || !GetU64(env, argv[1], &owner)) {
+    return nullptr;
+  }
+  return Int(env, zkl_multilock_release_async(m, owner));
+}
+
+template <int (*Fn)(zkl_multilock *)>
+napi_value MultilockCall(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_multilock *m;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m)) return nullptr;
+  return Int(env, Fn(m));
+}
+
+// multilockFencingToken(m, path) -> BigInt | error code (ENOTFOUND: no
+// member on that path; ENOTHELD)
+napi_value MultilockFencingToken(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_multilock *m;
+  std::string path;
+  int rc;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m) || !GetPath(env, argv[1], &path, &rc)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, ZKL_ENOTFOUND);  // a path with NUL is no member's
+  uint64_t token = 0;
+  rc = zkl_multilock_fencing_token(m, path.c_str(), &token);
+  return rc < 0 ? Int(env, rc) : Big(env, token);
+}
+
+// ---------------------------------------------------------------------------
 // Elections and observers
 // ---------------------------------------------------------------------------
 
@@ -958,6 +1038,15 @@ napi_value Init(napi_env env, napi_value exports) {
       {"lockFencingToken", LockFencingToken},
       {"lockValidFor", ValidFor<zkl_lock, zkl_lock_valid_for>},
       {"lockStats", HandleStats<zkl_lock, zkl_lock_stats>},
+      {"multilockNew", MultilockNew},
+      {"multilockAcquireAsync", MultilockAcquireAsync},
+      {"multilockReleaseAsync", MultilockReleaseAsync},
+      {"multilockCancel", MultilockCall<zkl_multilock_cancel>},
+      {"multilockIsHeld", MultilockCall<zkl_multilock_is_held>},
+      {"multilockCount", MultilockCall<zkl_multilock_count>},
+      {"multilockDestroy", MultilockCall<zkl_multilock_destroy>},
+      {"multilockFencingToken", MultilockFencingToken},
+      {"multilockValidFor", ValidFor<zkl_multilock, zkl_multilock_valid_for>},
       {"electionNew", ElectionNew},
       {"electionAcquireAsync", ElectionAcquireAsync},
       {"electionCancel", ElectionCall<zkl_election_cancel>},

@@ -32,6 +32,16 @@ async function main(): Promise<void> {
   const s = await client.semaphore('/sem', 3);
   await s.release();
 
+  const ml: zkl.MultiLock = client.multiLock(['/a', client.createLock('/b', { kind: 'write' })],
+                                             { onRevoke: 'release' });
+  ml.on('lost', (err: zkl.ZklError) => console.log(err.code));
+  await ml.acquire({ timeout: 1000, signal: AbortSignal.timeout(2000) });
+  const tokens: Record<string, bigint> = ml.fencingTokens;
+  const ta: bigint = ml.fencingToken('/a');
+  console.log(tokens, ta, ml.validFor(), ml.paths, await ml.tryAcquire());
+  await ml.release();
+  ml.close();
+
   const e = client.election('/e', { id: 'me', kind: 'nonfair' });
   e.on('elected', (t: bigint) => console.log(t));
   e.on('restored', () => console.log('restored'));

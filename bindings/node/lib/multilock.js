@@ -1,0 +1,293 @@
+'use strict';
+// The multi-lock (zkl_multilock_*): several lock handles of one client taken
+// all or none, with one deadline, always in one canonical order (by path) so
+// that overlapping multi-locks never deadlock. LOST of one member is LOST of
+// the whole (the other members are released by zkl).
+//
+// Built on lib/index.js's internals (Handle, the addon, error helpers),
+// which index.js hands to this factory; index.js exports the class and
+// Client#multiLock.
+
+// Byte order of the UTF-8 paths: the order zkl takes the members in.
+const byPath = (a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path));
+
+module.exports = function defineMultiLock(internals) {
+  const {
+    native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor,
+    checkPath,
+  } = internals;
+
+  /**
+   * Several idle lock handles of one client (any mix of kinds but reentrant,
+   * on distinct paths) taken all or none. The multi-lock takes the member
+   * Lock objects over: from then on they are closed as far as JavaScript
+   * goes (acquire/release on them fail), they get no events, and close()
+   * of the multi-lock frees them.
+   *
+   * Events, as Lock's: 'suspended' (some member MAY be lost: stop using the
+   * whole until 'restored'), 'restored' (every member is valid again),
+   * 'lost' (ZklError: one member was lost, the others are released),
+   * 'revokeRequested' (someone asked a holder of a member to let go).
+   */
+  class MultiLock extends Handle {
+    constructor(client, locks) {
+      if (!Array.isArray(locks)) throw new TypeError('multi-lock members must be an array of Locks');
+      super(client, '');
+      if (locks.length === 0) throw new ZklError(codes.EINVAL, 'multiLock: no members');
+      for (const lk of locks) {
+        if (!(lk instanceof Lock)) throw new TypeError('multi-lock members must be Lock handles');
+        if (lk._client !== client) {
+          throw new ZklError(codes.EINVAL, `multiLock: ${lk.path} belongs to another client`);
+        }
+        if (lk._group) throw new ZklError(codes.EBUSY, `multiLock: ${lk.path} is in a multi-lock`);
+        if (lk._closed) throw new ZklError(codes.EBADHANDLE, `multiLock: ${lk.path} is closed`);
+      }
+      const h = native.multilockNew(client._h, locks.map((lk) => lk._h), this._uid);
+      check(h, `multiLock ${locks.map((lk) => JSON.stringify(lk.path)).join(',')}`);
+      this._h = h;
+      /** The member locks in canonical order (by path). */
+      this.members = Object.freeze([...locks].sort(byPath));
+      /** The members' paths in canonical order. */
+      this.paths = Object.freeze(this.members.map((lk) => lk.path));
+      this.path = this.paths.join(',');
+      for (const lk of locks) {
+        lk._group = this;
+        lk._forget();  // taken over: no events, no calls of its own
+      }
+      this._acquire = null;   // the pending acquire's record
+      this._releases = [];    // releases waiting for RELEASED
+      this._held = false;     // as far as the events told us
+      this._lostUnreleased = false;
+      this._owner = null;
+      this._controller = null;
+      this._register();
+    }
+
+    _busy() {
+      return this._held || this._acquire !== null || this._releases.length > 0;
+    }
+
+    /** Every member held and provably valid at this instant (false once closed). */
+    get isHeld() { return native.multilockIsHeld(this._h) === 1; }
+    /** Owner token of the current hold, or null. */
+    get owner() { return this._held ? this._owner : null; }
+    /** An AbortSignal aborted (reason: a ZklError) when this hold is lost. */
+    get signal() { return this._controller ? this._controller.signal : null; }
+
+    /** The smallest lease of the members in ms (0 when not held, suspended or closed). */
+    validFor() { return validFor(native.multilockValidFor(this._h)); }
+
+    /**
+     * The fencing token (BigInt) of the member on `path`: pass each resource
+     * the token of the path that guards it. Throws ZklError ZKL_ENOTFOUND
+     * for a path that is no member, ZKL_ENOTHELD when not held.
+     */
+    fencingToken(p) {
+      checkPath(p);
+      if (this._closed) throw new ZklError(codes.ENOTHELD, `fencingToken ${p}`);
+      return check(native.multilockFencingToken(this._h, p), `fencingToken ${p}`);
+    }
+
+    /** { path: fencing token } of every member (throws ZKL_ENOTHELD when not held). */
+    get fencingTokens() {
+      return Object.fromEntries(this.paths.map((p) => [p, this.fencingToken(p)]));
+    }
+
+    /**
+     * Acquires every member within one deadline: resolves with this
+     * multi-lock once all are held. On timeout (ZKL_ETIMEDOUT), abort
+     * (AbortError, ZKL_ECANCELED) or failure of any member, the members
+     * already taken are released: it holds none. Options: timeout (ms;
+     * default forever; 0: one attempt), signal, owner.
+     */
+    acquire({ timeout, signal, owner } = {}) {
+      return new Promise((resolve, reject) => {
+        const own = toOwner(owner);
+        const ms = toTimeout(timeout);
+        if (signal?.aborted) throw abortError(signal);
+        check(native.multilockAcquireAsync(this._h, own, ms), `acquire ${this.path}`);
+        const rec = { resolve, reject, owner: own, signal, aborted: false, onAbort: null };
+        if (signal) {
+          rec.onAbort = () => {
+            if (rec.aborted) return;
+            rec.aborted = true;
+            // 0: ACQUIRE_FAILED (ECANCELED) follows, the taken members are
+            // released. ENOTHELD: ACQUIRED follows and is given back there.
+            native.multilockCancel(this._h);
+          };
+          signal.addEventListener('abort', rec.onAbort, { once: true });
+        }
+        this._acquire = rec;
+        this._sync();
+      });
+    }
+
+    /**
+     * One attempt, not waiting for any member: true when all are held,
+     * false when some member is taken (then none is held). Rejects with
+     * ZKL_ECONNECTION while not connected.
+     */
+    async tryAcquire({ owner } = {}) {
+      try {
+        await this.acquire({ timeout: 0, owner });
+        return true;
+      } catch (err) {
+        if (err instanceof ZklError && (err.errno === codes.ETIMEDOUT || err.errno === codes.EAGAIN)) {
+          return false;
+        }
+        throw err;
+      }
+    }
+
+    /**
+     * Releases every member; resolves once ZooKeeper confirmed every delete.
+     * Rejects with ZKL_ENOTHELD when not held (also a second release),
+     * ZKL_ENOTOWNER for another owner, and once with ZKL_ELOST after a loss.
+     */
+    release({ owner } = {}) {
+      return new Promise((resolve, reject) => {
+        const own = toOwner(owner);
+        if (this._closed) {
+          const lost = this._lostUnreleased;
+          this._lostUnreleased = false;
+          throw new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
+        }
+        const rc = native.multilockReleaseAsync(this._h, own);
+        if (rc < 0) {
+          if (rc === codes.ELOST || rc === codes.ENOTHELD) {
+            this._held = false;
+            this._lostUnreleased = false;
+          }
+          this._sync();
+          reject(new ZklError(rc, `release ${this.path}`));
+          return;
+        }
+        this._held = false;
+        this._releases.push({ resolve, reject });  // RELEASED follows
+        this._sync();
+      });
+    }
+
+    /**
+     * Frees the multi-lock and its members: a hold is released and a
+     * pending acquire cancelled (rejected with ZKL_ECANCELED) in the
+     * background.
+     */
+    close() {
+      if (this._closed) return;
+      native.multilockDestroy(this._h);
+      this._end(codes.ECANCELED, 'multi-lock closed');
+    }
+
+    _onClientClosed() {
+      if (this._closed) return;
+      native.multilockDestroy(this._h);
+      this._end(codes.ECLOSED, 'client closed');
+    }
+
+    _end(errno, why) {
+      this._held = false;
+      const rec = this._acquire;
+      this._acquire = null;
+      const releases = this._releases.splice(0);
+      this._forget();
+      for (const lk of this.members) lk._group = null;  // destroyed with it: closed, no longer busy
+      if (rec) {
+        this._settled(rec);
+        rec.reject(rec.aborted ? abortError(rec.signal) : new ZklError(errno, `${why}: ${this.path}`));
+      }
+      for (const r of releases) r.resolve();  // the nodes go with the handles
+    }
+
+    _settled(rec) {
+      if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
+    }
+
+    _onSessionGone() {
+      // The session's nodes are gone with it: pending releases are complete.
+      for (const r of this._releases.splice(0)) r.resolve();
+      this._sync();
+    }
+
+    _onEvent(ev) {
+      switch (ev.type) {
+        case EV.ACQUIRED: {
+          this._onSessionGone();  // an earlier release is over by now
+          const rec = this._acquire;
+          this._acquire = null;
+          this._held = true;
+          this._lostUnreleased = false;
+          this._owner = ev.owner;
+          if (!this._controller || this._controller.signal.aborted) this._controller = new AbortController();
+          if (rec) {
+            this._settled(rec);
+            if (rec.aborted) {
+              // Aborted too late: give the members back, then report the abort.
+              if (native.multilockReleaseAsync(this._h, rec.owner) === 0) {
+                this._held = false;
+                this._releases.push({ resolve() {}, reject() {} });
+              }
+              rec.reject(abortError(rec.signal));
+            } else {
+              rec.resolve(this);
+            }
+          }
+          break;
+        }
+        case EV.ACQUIRE_FAILED: {
+          const rec = this._acquire;
+          this._acquire = null;
+          if (rec) {
+            this._settled(rec);
+            rec.reject(rec.aborted && ev.error === codes.ECANCELED
+              ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
+          }
+          break;
+        }
+        case EV.SUSPENDED:
+          this.emit('suspended');
+          break;
+        case EV.RESTORED:
+          this.emit('restored');
+          break;
+        case EV.LOST: {
+          this._held = false;
+          this._lostUnreleased = true;
+          const err = new ZklError(ev.error || codes.ELOST, `multi-lock ${this.path} lost`);
+          if (this._controller) this._controller.abort(err);
+          this.emit('lost', err);
+          break;
+        }
+        case EV.REVOKE_REQUESTED:
+          this.emit('revokeRequested');
+          break;
+        case EV.RELEASED: {
+          const r = this._releases.shift();
+          if (r) {
+            if (ev.error) r.reject(new ZklError(ev.error, `release ${this.path}`));
+            else r.resolve();
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      this._sync();
+    }
+  }
+
+  if (typeof Symbol.asyncDispose === 'symbol') {
+    MultiLock.prototype[Symbol.asyncDispose] = async function dispose() {
+      try {
+        if (this._held && !this._closed) await this.release();
+      } finally {
+        this.close();
+      }
+    };
+  }
+  if (typeof Symbol.dispose === 'symbol') {
+    MultiLock.prototype[Symbol.dispose] = function dispose() { this.close(); };
+  }
+
+  return MultiLock;
+};
