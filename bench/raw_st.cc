@@ -10,9 +10,11 @@
 // Prints "ready THREADS" once connected (THREADS: of this process, with the
 // client). Then for every line "N" on stdin it runs N cycles (create
 // EPHEMERAL_SEQUENTIAL, then delete it: the raw lock cycle) and answers
-// "CPU_NS WALL_NS" (CLOCK_PROCESS_CPUTIME_ID and wall time of the N cycles).
+// "CPU_NS WALL_NS USER_NS SYS_NS CSW" (CLOCK_PROCESS_CPUTIME_ID, wall time,
+// getrusage user and kernel time and context switches of the N cycles).
 // Exits on EOF.
 #include <poll.h>
+#include <sys/resource.h>
 #include <zookeeper.h>
 
 #include <cstdio>
@@ -59,6 +61,14 @@ void Drive(const bool *done) {
     }
     zookeeper_process(zh, events);
   }
+}
+
+void Usage(long long *user_ns, long long *sys_ns, long long *csw) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  *user_ns = (static_cast<long long>(ru.ru_utime.tv_sec) * 1000000 + ru.ru_utime.tv_usec) * 1000;
+  *sys_ns = (static_cast<long long>(ru.ru_stime.tv_sec) * 1000000 + ru.ru_stime.tv_usec) * 1000;
+  *csw = ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
 struct Result {
@@ -132,6 +142,8 @@ int main(int argc, char **argv) {
   char line[256];
   while (std::fgets(line, sizeof line, stdin) != nullptr) {
     long long n = std::atoll(line);
+    long long u0, s0, x0, u1, s1, x1;
+    Usage(&u0, &s0, &x0);
     int64_t c0 = bench::ProcessCpuNs(), w0 = NowNs();
     for (long long i = 0; i < n; ++i) {
       std::string created;
@@ -141,7 +153,9 @@ int main(int argc, char **argv) {
       if (rc != ZOK) Die(std::string("raw st delete: ") + zerror(rc));
     }
     int64_t c1 = bench::ProcessCpuNs(), w1 = NowNs();
-    std::printf("%lld %lld\n", static_cast<long long>(c1 - c0), static_cast<long long>(w1 - w0));
+    Usage(&u1, &s1, &x1);
+    std::printf("%lld %lld %lld %lld %lld\n", static_cast<long long>(c1 - c0),
+                static_cast<long long>(w1 - w0), u1 - u0, s1 - s0, x1 - x0);
     std::fflush(stdout);
   }
   zookeeper_close(zh);

@@ -1,6 +1,7 @@
 // zkl rows: uncontended cycles (synchronous and asynchronous release),
 // contention on one lock, many locks, and the other recipes.
 #include <poll.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -964,6 +965,9 @@ namespace {
 struct Block {
   double cycles = 0, wall_ns = 0, cpu_ns = 0;
   double requests = 0;  // zkl requests, where counted
+  // getrusage(RUSAGE_SELF) deltas: user and kernel CPU (not idle-corrected),
+  // context switches (voluntary + involuntary, all threads).
+  double user_ns = 0, sys_ns = 0, csw = 0;
 };
 
 struct Variant {
@@ -980,9 +984,16 @@ struct Interleaved {
       t.wall_ns += r[v].wall_ns;
       t.cpu_ns += r[v].cpu_ns;
       t.requests += r[v].requests;
+      t.user_ns += r[v].user_ns;
+      t.sys_ns += r[v].sys_ns;
+      t.csw += r[v].csw;
     }
     return t;
   }
+  // Per cycle: user us, kernel us, context switches.
+  double UserUs(size_t v) const { Block t = Total(v); return t.cycles > 0 ? t.user_ns / 1e3 / t.cycles : 0; }
+  double SysUs(size_t v) const { Block t = Total(v); return t.cycles > 0 ? t.sys_ns / 1e3 / t.cycles : 0; }
+  double Csw(size_t v) const { Block t = Total(v); return t.cycles > 0 ? t.csw / t.cycles : 0; }
   double WallUs(size_t v) const {
     Block t = Total(v);
     return t.cycles > 0 ? t.wall_ns / 1e3 / t.cycles : 0;
@@ -1035,13 +1046,32 @@ Interleaved RunInterleaved(const Options &o, std::vector<Variant> &vs, int64_t b
 
 // n cycles of `cycle` in this process: wall and process CPU, less the idle
 // rate of the process (its clients' threads when nothing happens).
+struct Usage {
+  double user_ns = 0, sys_ns = 0, csw = 0;
+};
+
+Usage SelfUsage() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  Usage u;
+  u.user_ns = (static_cast<double>(ru.ru_utime.tv_sec) * 1e6 + static_cast<double>(ru.ru_utime.tv_usec)) * 1e3;
+  u.sys_ns = (static_cast<double>(ru.ru_stime.tv_sec) * 1e6 + static_cast<double>(ru.ru_stime.tv_usec)) * 1e3;
+  u.csw = static_cast<double>(ru.ru_nvcsw + ru.ru_nivcsw);
+  return u;
+}
+
 Block LocalBlock(int64_t n, double idle_rate, const std::function<void()> &cycle,
                  ZklClient *counted = nullptr) {
   uint64_t req0 = counted ? counted->Counter("requests") : 0;
+  Usage u0 = SelfUsage();
   int64_t c0 = ProcessCpuNs(), w0 = NowNs();
   for (int64_t i = 0; i < n; ++i) cycle();
   int64_t c1 = ProcessCpuNs(), w1 = NowNs();
+  Usage u1 = SelfUsage();
   Block b;
+  b.user_ns = u1.user_ns - u0.user_ns;
+  b.sys_ns = u1.sys_ns - u0.sys_ns;
+  b.csw = u1.csw - u0.csw;
   b.cycles = static_cast<double>(n);
   b.wall_ns = static_cast<double>(w1 - w0);
   b.cpu_ns = std::max(0.0, static_cast<double>(c1 - c0) - idle_rate * b.wall_ns);
@@ -1104,9 +1134,14 @@ void RowPairedCpu(const Options &o) {
        }},
       {"raw_st", [&](int64_t n) {
          std::string reply = st.Call(std::to_string(n));
-         long long cpu = 0, wall = 0;
-         if (std::sscanf(reply.c_str(), "%lld %lld", &cpu, &wall) != 2) Die("raw st helper: " + reply);
+         long long cpu = 0, wall = 0, user = 0, sys = 0, csw = 0;
+         if (std::sscanf(reply.c_str(), "%lld %lld %lld %lld %lld", &cpu, &wall, &user, &sys, &csw) != 5) {
+           Die("raw st helper: " + reply);
+         }
          Block b;
+         b.user_ns = static_cast<double>(user);
+         b.sys_ns = static_cast<double>(sys);
+         b.csw = static_cast<double>(csw);
          b.cycles = static_cast<double>(n);
          b.cpu_ns = static_cast<double>(cpu);
          b.wall_ns = static_cast<double>(wall);
@@ -1137,6 +1172,12 @@ void RowPairedCpu(const Options &o) {
       .Int("raw_mt_threads_per_client", raw_mt_threads)
       .Int("raw_st_threads_per_client", raw_st_threads)
       .Num("idle_cpu_rate", rate);
+  const char *names[] = {"zkl", "zkl_host", "raw_mt", "raw_st"};
+  for (size_t v = 0; v < 4; ++v) {
+    j.Num(std::string(names[v]) + "_user_us_per_cycle", r.UserUs(v))
+        .Num(std::string(names[v]) + "_sys_us_per_cycle", r.SysUs(v))
+        .Num(std::string(names[v]) + "_csw_per_cycle", r.Csw(v));
+  }
   j.Print();
 }
 
