@@ -717,7 +717,10 @@ impl ClientInner {
     fn file(&self, st: &mut RouterState, ev: Event) {
         let key = match ev.source {
             Source::Client => None,
-            Source::Lock(HandleId(k)) | Source::Election(HandleId(k)) | Source::Observer(HandleId(k)) => Some(k),
+            Source::Lock(HandleId(k))
+            | Source::MultiLock(HandleId(k))
+            | Source::Election(HandleId(k))
+            | Source::Observer(HandleId(k)) => Some(k),
         };
         let Some(slot) = key.and_then(|k| st.slots.get_mut(&k)) else {
             push_backlog(&mut st.events, ev);
@@ -770,7 +773,9 @@ impl ClientInner {
                 slot.resolved += 1;
                 let ticket = slot.resolved;
                 if let Some(owner) = slot.abandoned.remove(&ticket) {
-                    if result.is_ok() && !election {
+                    if result.is_ok() && matches!(ev.source, Source::MultiLock(_)) {
+                        unsafe { sys::zkl_multilock_release_async(key.unwrap() as *mut sys::zkl_multilock, owner) };
+                    } else if result.is_ok() && !election {
                         // Nobody wants this hold any more. (An election
                         // elected meanwhile stays leader: a cancel never
                         // resigns; Election::resign does.)

@@ -15,6 +15,8 @@ pub enum Source {
     Client,
     /// A lock (any kind, including semaphores and read/write locks).
     Lock(HandleId),
+    /// A multi-lock ([`crate::MultiLock`]): its events are about the whole.
+    MultiLock(HandleId),
     /// An election participant.
     Election(HandleId),
     /// A leader observer.
@@ -148,8 +150,12 @@ impl Event {
         sys::zkl_event_lock(ev, &mut lock);
         sys::zkl_event_election(ev, &mut election);
         sys::zkl_event_observer(ev, &mut observer);
+        let mut multilock: *mut sys::zkl_multilock = std::ptr::null_mut();
+        sys::zkl_event_multilock(ev, &mut multilock);
         let source = if !lock.is_null() {
             Source::Lock(HandleId(lock as usize))
+        } else if !multilock.is_null() {
+            Source::MultiLock(HandleId(multilock as usize))
         } else if !election.is_null() {
             Source::Election(HandleId(election as usize))
         } else if !observer.is_null() {

@@ -69,6 +69,9 @@ mod election;
 mod error;
 mod event;
 mod lock;
+mod multilock;
+#[cfg(feature = "tokio")]
+mod multilock_async;
 
 #[cfg(feature = "tokio")]
 pub use asyncio::{Acquire, Campaign};
@@ -77,6 +80,9 @@ pub use election::{Election, ElectionKind, ElectionStatus, Observer};
 pub use error::{strerror, Error, Result};
 pub use event::{Event, EventKind, HandleId, SessionState, Source};
 pub use lock::{Lock, LockBuilder, LockGuard, LockKind, Revocation, DEFAULT_OWNER};
+pub use multilock::{MultiLock, MultiLockGuard};
+#[cfg(feature = "tokio")]
+pub use multilock_async::MultiAcquire;
 pub use zkl_sys as sys;
 
 /// The linked libzkl's version string, e.g. `"0.2.0"`.
