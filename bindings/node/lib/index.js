@@ -149,6 +149,43 @@ class Handle extends EventEmitter {
     this._client._handles.delete(this._uid);
     this._sync();
   }
+
+  /** Frees the native handle (once); _end(errno, why) settles what was pending. */
+  _free(errno, why) {
+    if (this._closed) return;
+    this._destroyNative(this._h);
+    this._end(errno, why);
+  }
+
+  _end() {
+    this._forget();
+  }
+
+  _onClientClosed() {
+    this._free(codes.ECLOSED, 'client closed');
+  }
+
+  /** The events a lock and an election emit alike; false for the others. */
+  _emitShared(ev) {
+    switch (ev.type) {
+      case EV.SUSPENDED:
+        this.emit('suspended');
+        return true;
+      case EV.RESTORED:
+        this.emit('restored');
+        return true;
+      case EV.REVOKE_REQUESTED:
+        this.emit('revokeRequested', ev.token);
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+/** Stops listening to an acquire's (a campaign's) AbortSignal. */
+function unlisten(rec) {
+  if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
 }
 
 /**
@@ -319,16 +356,10 @@ class Lock extends Handle {
    * (rejected with ZKL_ECANCELED) in the background.
    */
   close() {
-    if (this._closed) return;
-    native.lockDestroy(this._h);
-    this._end(codes.ECANCELED, 'lock closed');
+    this._free(codes.ECANCELED, 'lock closed');
   }
 
-  _onClientClosed() {
-    if (this._closed) return;
-    native.lockDestroy(this._h);
-    this._end(codes.ECLOSED, 'client closed');
-  }
+  _destroyNative(h) { native.lockDestroy(h); }
 
   _end(errno, why) {
     this._held = false;
@@ -343,7 +374,7 @@ class Lock extends Handle {
   }
 
   _settled(rec) {
-    if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
+    unlisten(rec);
   }
 
   _onSessionGone() {
@@ -383,12 +414,6 @@ class Lock extends Handle {
         }
         break;
       }
-      case EV.SUSPENDED:
-        this.emit('suspended');
-        break;
-      case EV.RESTORED:
-        this.emit('restored');
-        break;
       case EV.LOST: {
         this._held = false;
         this._lostUnreleased = true;
@@ -397,9 +422,6 @@ class Lock extends Handle {
         this.emit('lost', err);
         break;
       }
-      case EV.REVOKE_REQUESTED:
-        this.emit('revokeRequested', ev.token);
-        break;
       case EV.RELEASED: {
         const rec = this._releases.shift();
         if (rec) {
@@ -409,6 +431,7 @@ class Lock extends Handle {
         break;
       }
       default:
+        this._emitShared(ev);
         break;
     }
     this._sync();
@@ -489,7 +512,7 @@ class Election extends Handle {
     const rec = this._campaign;
     if (!rec) return;
     this._campaign = null;
-    if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
+    unlisten(rec);
     fn(rec);
   }
 
@@ -509,16 +532,10 @@ class Election extends Handle {
 
   /** Leaves the election (resigning if leader) and frees the handle. */
   close() {
-    if (this._closed) return;
-    native.electionDestroy(this._h);
-    this._end(codes.ECANCELED, 'election closed');
+    this._free(codes.ECANCELED, 'election closed');
   }
 
-  _onClientClosed() {
-    if (this._closed) return;
-    native.electionDestroy(this._h);
-    this._end(codes.ECLOSED, 'client closed');
-  }
+  _destroyNative(h) { native.electionDestroy(h); }
 
   _end(errno, why) {
     this._joined = false;
@@ -551,20 +568,12 @@ class Election extends Handle {
           else rec.reject(new ZklError(ev.error, `campaign ${this.path}`));
         });
         break;
-      case EV.SUSPENDED:
-        this.emit('suspended');
-        break;
-      case EV.RESTORED:
-        this.emit('restored');
-        break;
       case EV.LOST:
         this._leader = false;
         this.emit('lost', new ZklError(ev.error || codes.ELOST, `leadership of ${this.path} lost`));
         break;
-      case EV.REVOKE_REQUESTED:
-        this.emit('revokeRequested', ev.token);
-        break;
       default:
+        this._emitShared(ev);
         break;
     }
     this._sync();
@@ -603,12 +612,10 @@ class LeaderObserver extends Handle {
   }
 
   close() {
-    if (this._closed) return;
-    native.observerDestroy(this._h);
-    this._forget();
+    this._free();
   }
 
-  _onClientClosed() { this.close(); }
+  _destroyNative(h) { native.observerDestroy(h); }
   _onSessionGone() {}
 
   _onEvent(ev) {

@@ -10,19 +10,11 @@ const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
 const zkl = require('..');
-const { servers, uniquePath, within, until, nextEvent, expireSession } = require('./helpers');
+const { connectTwo, closeAll, servers, uniquePath, within, until, nextEvent, expireSession } = require('./helpers');
 
 let a, b;
-
-before(async () => {
-  a = await zkl.connect(servers());
-  b = await zkl.connect(servers());
-});
-
-after(async () => {
-  await a?.close();
-  await b?.close();
-});
+before(async () => { [a, b] = await connectTwo(); });
+after(() => closeAll(a, b));
 
 const nodes = async (client, p, options) => (await client.inspect(p, options)).length;
 

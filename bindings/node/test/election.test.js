@@ -4,19 +4,11 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 const zkl = require('..');
-const { servers, uniquePath, within, until } = require('./helpers');
+const { connectTwo, closeAll, servers, uniquePath, within, until } = require('./helpers');
 
 let a, b;
-
-before(async () => {
-  a = await zkl.connect(servers());
-  b = await zkl.connect(servers());
-});
-
-after(async () => {
-  await a?.close();
-  await b?.close();
-});
+before(async () => { [a, b] = await connectTwo(); });
+after(() => closeAll(a, b));
 
 // Resolves once the observer reports `id` (null: no leader).
 async function leaderIs(observer, id, ms = 10000) {

@@ -4,19 +4,11 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const zkl = require('..');
-const { servers, uniquePath, within, nextEvent } = require('./helpers');
+const { connectTwo, closeAll, servers, uniquePath, within, nextEvent } = require('./helpers');
 
 let a, b;
-
-before(async () => {
-  a = await zkl.connect(servers());
-  b = await zkl.connect(servers());
-});
-
-after(async () => {
-  await a?.close();
-  await b?.close();
-});
+before(async () => { [a, b] = await connectTwo(); });
+after(() => closeAll(a, b));
 
 test("log lines arrive as 'log' events on the client", async () => {
   const c = new zkl.Client(servers(), { logLevel: 'debug' });

@@ -206,6 +206,19 @@ async function expireSession(servers, client, ms = 20000) {
 
 const fixture = (name) => path.join(__dirname, 'fixtures', name);
 
+/** Two sessions, connected one after the other: two independent contenders. */
+async function connectTwo() {
+  const zkl = require('..');
+  const a = await zkl.connect(servers());
+  const b = await zkl.connect(servers());
+  return [a, b];
+}
+
+/** Closes every client given (skipping the ones never connected), in order. */
+async function closeAll(...clients) {
+  for (const c of clients) await c?.close();
+}
+
 module.exports = {
-  servers, startServer, uniquePath, within, nextEvent, until, Child, zklHold, fixture, expireSession,
+  connectTwo, closeAll, servers, startServer, uniquePath, within, nextEvent, until, Child, zklHold, fixture, expireSession,
 };

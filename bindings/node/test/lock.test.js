@@ -4,19 +4,11 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const zkl = require('..');
-const { servers, uniquePath, within } = require('./helpers');
+const { connectTwo, closeAll, servers, uniquePath, within } = require('./helpers');
 
 let a, b;  // two sessions: two independent contenders
-
-before(async () => {
-  a = await zkl.connect(servers());
-  b = await zkl.connect(servers());
-});
-
-after(async () => {
-  await a?.close();
-  await b?.close();
-});
+before(async () => { [a, b] = await connectTwo(); });
+after(() => closeAll(a, b));
 
 // Participants on the server, as seen by `client` (one round trip, ordered
 // after every request `client` sent before).
