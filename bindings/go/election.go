@@ -50,8 +50,7 @@ type Election struct {
 	mu      sync.Mutex
 	closed  bool
 	waiters []chan acquireResult // Campaign calls waiting to be elected
-	term    chan error           // the current (or last) term's Lost channel
-	armed   bool
+	term    lostChan             // the current (or last) term's Lost channel
 }
 
 // NewElection creates a participant on path (it does not join yet).
@@ -76,9 +75,7 @@ func (c *Client) NewElection(path string, opts ElectionOptions) (*Election, erro
 	co.kind = C.int32_t(opts.Kind)
 	co.id = cid
 	co.on_revoke = C.int32_t(opts.OnRevoke)
-	closed := make(chan error)
-	close(closed)
-	e := &Election{client: c, path: path, id: opts.ID, onEvent: opts.OnEvent, term: closed}
+	e := &Election{client: c, path: path, id: opts.ID, onEvent: opts.OnEvent, term: endedLost()}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
@@ -101,15 +98,7 @@ func (e *Election) Path() string { return e.path }
 func (e *Election) ID() string { return e.id }
 
 func (e *Election) err(op string, rc C.int) error {
-	if rc == zklEbadhandle {
-		e.mu.Lock()
-		closed := e.closed
-		e.mu.Unlock()
-		if closed {
-			rc = zklEclosed
-		}
-	}
-	return opErr(op, e.path, rc)
+	return handleErr(&e.mu, &e.closed, op, e.path, rc)
 }
 
 // Start joins the election and returns at once: it stays in line until
@@ -206,21 +195,20 @@ func (e *Election) ValidUntil() (t time.Time, ok bool) {
 
 // Stats returns this participant's statistics as JSON.
 func (e *Election) Stats() ([]byte, error) {
-	var js *C.char
-	var n C.size_t
-	if rc := C.zkl_election_stats(e.h, &js, &n); rc != 0 {
+	js, rc := statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_election_stats(e.h, js, n) })
+	if rc != 0 {
 		return nil, e.err("stats", rc)
 	}
-	return statsOf(js, n), nil
+	return js, nil
 }
 
 // FencingToken returns the current term's fencing token, or ErrNotHeld.
 func (e *Election) FencingToken() (uint64, error) {
-	var tok C.uint64_t
-	if rc := C.zkl_election_fencing_token(e.h, &tok); rc != 0 {
+	tok, rc := tokenWith(func(t *C.uint64_t) C.int { return C.zkl_election_fencing_token(e.h, t) })
+	if rc != 0 {
 		return 0, e.err("fencing token", rc)
 	}
-	return uint64(tok), nil
+	return tok, nil
 }
 
 // Lost returns the channel of the current (or last) term: it receives the
@@ -230,22 +218,12 @@ func (e *Election) FencingToken() (uint64, error) {
 func (e *Election) Lost() <-chan error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.term
+	return e.term.ch
 }
 
 // Close resigns, leaves the election and frees the handle. Idempotent.
 func (e *Election) Close() error {
-	c := e.client
-	c.mu.Lock()
-	if _, ok := c.objs[e.gh]; !ok {
-		c.mu.Unlock()
-		return nil
-	}
-	delete(c.objs, e.gh)
-	e.destroy()
-	c.mu.Unlock()
-	e.shutdown(ErrClosed, nil)
-	return nil
+	return e.client.closeObj(e.gh, e)
 }
 
 func (e *Election) destroy() {
@@ -273,24 +251,14 @@ func (e *Election) fail(err error) {
 }
 
 func (e *Election) endTerm(err error) {
-	if !e.armed {
-		return
-	}
-	if err != nil {
-		e.term <- err
-	}
-	close(e.term)
-	e.armed = false
+	e.term.end(err)
 }
 
 func (e *Election) deliver(ev Event) {
 	e.mu.Lock()
 	switch ev.Type {
 	case EventElected:
-		if !e.armed {
-			e.term = make(chan error, 1)
-			e.armed = true
-		}
+		e.term.arm()
 		for _, w := range e.waiters {
 			w <- acquireResult{token: ev.FencingToken}
 		}
@@ -400,17 +368,7 @@ func (o *Observer) Changed() <-chan struct{} {
 
 // Close stops observing and frees the handle. Idempotent.
 func (o *Observer) Close() error {
-	c := o.client
-	c.mu.Lock()
-	if _, ok := c.objs[o.gh]; !ok {
-		c.mu.Unlock()
-		return nil
-	}
-	delete(c.objs, o.gh)
-	o.destroy()
-	c.mu.Unlock()
-	o.shutdown(ErrClosed, nil)
-	return nil
+	return o.client.closeObj(o.gh, o)
 }
 
 func (o *Observer) destroy() {

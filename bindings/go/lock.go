@@ -109,8 +109,7 @@ type Lock struct {
 	closed    bool
 	waiter    chan acquireResult // the pending async acquire, if any
 	holds     int                // Go's view of the hold count
-	hold      chan error         // the current (or last) hold's Lost channel
-	armed     bool               // hold is open (not yet closed)
+	hold      lostChan           // the current (or last) hold's Lost channel
 	staleLost int                // LOST events still to come for holds already ended
 	owner     *MultiLock         // the multi-lock this lock belongs to, if any
 }
@@ -149,9 +148,7 @@ func (c *Client) NewLock(path string, opts *LockOptions) (*Lock, error) {
 		co.data_len = C.size_t(len(o.Data))
 		defer C.free(co.data)
 	}
-	closed := make(chan error)
-	close(closed)
-	l := &Lock{client: c, path: path, kind: o.Kind, onEvent: o.OnEvent, hold: closed}
+	l := &Lock{client: c, path: path, kind: o.Kind, onEvent: o.OnEvent, hold: endedLost()}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
@@ -186,15 +183,7 @@ func (l *Lock) Client() *Client { return l.client }
 func (l *Lock) Kind() Kind { return l.kind }
 
 func (l *Lock) err(op string, rc C.int) error {
-	if rc == zklEbadhandle {
-		l.mu.Lock()
-		closed := l.closed
-		l.mu.Unlock()
-		if closed {
-			rc = zklEclosed
-		}
-	}
-	return opErr(op, l.path, rc)
+	return handleErr(&l.mu, &l.closed, op, l.path, rc)
 }
 
 // Lock acquires the lock for DefaultOwner, waiting until it is held or ctx
@@ -366,7 +355,7 @@ func (l *Lock) released(op string, rc C.int) error {
 	case zklElost:
 		// The LOST event of this hold has not been seen if the hold is still
 		// open: it is still to come and must not end a later hold.
-		if l.armed {
+		if l.hold.armed {
 			l.staleLost++
 		}
 		l.holds = 0
@@ -402,21 +391,20 @@ func (l *Lock) ValidUntil() (t time.Time, ok bool) {
 // Stats returns this lock's statistics as JSON (its entry of the client's
 // document).
 func (l *Lock) Stats() ([]byte, error) {
-	var js *C.char
-	var n C.size_t
-	if rc := C.zkl_lock_stats(l.h, &js, &n); rc != 0 {
+	js, rc := statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_lock_stats(l.h, js, n) })
+	if rc != 0 {
 		return nil, l.err("stats", rc)
 	}
-	return statsOf(js, n), nil
+	return js, nil
 }
 
 // FencingToken returns the current hold's fencing token, or ErrNotHeld.
 func (l *Lock) FencingToken() (uint64, error) {
-	var tok C.uint64_t
-	if rc := C.zkl_lock_fencing_token(l.h, &tok); rc != 0 {
+	tok, rc := tokenWith(func(t *C.uint64_t) C.int { return C.zkl_lock_fencing_token(l.h, t) })
+	if rc != 0 {
 		return 0, l.err("fencing token", rc)
 	}
-	return uint64(tok), nil
+	return tok, nil
 }
 
 // HoldCount returns the current hold count (0 when not held).
@@ -438,7 +426,7 @@ func (l *Lock) HoldCount() int {
 func (l *Lock) Lost() <-chan error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.hold
+	return l.hold.ch
 }
 
 // Close releases the lock if held, or cancels a pending acquire, and frees
@@ -453,17 +441,7 @@ func (l *Lock) Close() error {
 	if inMulti {
 		return &OpError{Op: "close", Path: l.path, Err: Errno(zklEbusy)}
 	}
-	c := l.client
-	c.mu.Lock()
-	if _, ok := c.objs[l.gh]; !ok {
-		c.mu.Unlock()
-		return nil
-	}
-	delete(c.objs, l.gh)
-	l.destroy()
-	c.mu.Unlock()
-	l.shutdown(ErrClosed, nil)
-	return nil
+	return l.client.closeObj(l.gh, l)
 }
 
 // destroy implements handleObj (client mu held).
@@ -490,23 +468,15 @@ func (l *Lock) shutdown(err, lost error) {
 
 // granted records one more hold (mu held).
 func (l *Lock) granted() {
-	if l.holds == 0 && !l.armed {
-		l.hold = make(chan error, 1)
-		l.armed = true
+	if l.holds == 0 {
+		l.hold.arm()
 	}
 	l.holds++
 }
 
 // endHold closes the current hold's channel, with err if non-nil (mu held).
 func (l *Lock) endHold(err error) {
-	if !l.armed {
-		return
-	}
-	if err != nil {
-		l.hold <- err
-	}
-	close(l.hold)
-	l.armed = false
+	l.hold.end(err)
 }
 
 // deliver implements handleObj: runs on the event goroutine.

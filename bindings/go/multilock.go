@@ -31,8 +31,7 @@ type MultiLock struct {
 	mu     sync.Mutex
 	closed bool
 	waiter chan acquireResult
-	hold   chan error
-	armed  bool
+	hold   lostChan
 }
 
 // NewMultiLock groups idle locks of this client (any mix of kinds, on
@@ -42,9 +41,7 @@ func (c *Client) NewMultiLock(members []*Lock, onEvent func(Event)) (*MultiLock,
 	if len(members) == 0 {
 		return nil, &OpError{Op: "new multilock", Err: Errno(zklEinval)}
 	}
-	closed := make(chan error)
-	close(closed)
-	m := &MultiLock{client: c, members: append([]*Lock(nil), members...), onEvent: onEvent, hold: closed}
+	m := &MultiLock{client: c, members: append([]*Lock(nil), members...), onEvent: onEvent, hold: endedLost()}
 	hs := C.malloc(C.size_t(len(members)) * C.size_t(unsafe.Sizeof(uintptr(0))))
 	defer C.free(hs)
 	arr := unsafe.Slice((**C.zkl_lock)(hs), len(members))
@@ -88,15 +85,7 @@ func (c *Client) NewMultiLock(members []*Lock, onEvent func(Event)) (*MultiLock,
 func (m *MultiLock) Members() []*Lock { return append([]*Lock(nil), m.members...) }
 
 func (m *MultiLock) err(op string, rc C.int) error {
-	if rc == zklEbadhandle {
-		m.mu.Lock()
-		closed := m.closed
-		m.mu.Unlock()
-		if closed {
-			rc = zklEclosed
-		}
-	}
-	return opErr(op, "", rc)
+	return handleErr(&m.mu, &m.closed, op, "", rc)
 }
 
 // Lock acquires all members for DefaultOwner. See Acquire.
@@ -200,22 +189,12 @@ func (m *MultiLock) FencingToken(path string) (uint64, error) {
 func (m *MultiLock) Lost() <-chan error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.hold
+	return m.hold.ch
 }
 
 // Close releases or cancels, then frees the multi-lock and its members.
 func (m *MultiLock) Close() error {
-	c := m.client
-	c.mu.Lock()
-	if _, ok := c.objs[m.gh]; !ok {
-		c.mu.Unlock()
-		return nil
-	}
-	delete(c.objs, m.gh)
-	m.destroy()
-	c.mu.Unlock()
-	m.shutdown(ErrClosed, nil)
-	return nil
+	return m.client.closeObj(m.gh, m)
 }
 
 func (m *MultiLock) destroy() {
@@ -246,21 +225,11 @@ func (m *MultiLock) shutdown(err, lost error) {
 }
 
 func (m *MultiLock) arm() {
-	if !m.armed {
-		m.hold = make(chan error, 1)
-		m.armed = true
-	}
+	m.hold.arm()
 }
 
 func (m *MultiLock) endHold(err error) {
-	if !m.armed {
-		return
-	}
-	if err != nil {
-		m.hold <- err
-	}
-	close(m.hold)
-	m.armed = false
+	m.hold.end(err)
 }
 
 func (m *MultiLock) deliver(ev Event) {
