@@ -475,7 +475,9 @@ ZKL_API int zkl_lock_destroy(zkl_lock *l);
  * Blocking acquire. 0 when held; ZKL_ETIMEDOUT, ZKL_ECANCELED (zkl_lock_cancel
  * from another thread), ZKL_EDEADLK (non-reentrant, already held by this
  * owner), ZKL_EBUSY (held or being acquired by another owner on this
- * handle), ZKL_ECLOSED. On any failure no node is left behind. A reentrant
+ * handle), ZKL_ECLOSED. On any failure the attempt's node is deleted (in
+ * the background: it is gone one round trip later, or with the session; a
+ * caller that checks the children at once may still see it). A reentrant
  * lock already held by `owner` only increments its hold count (no server
  * round trip). No event is queued for a blocking acquire.
  */
