@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,4 +189,17 @@ int64_t earliest(int64_t a, int64_t b) {
   if (a < 0) return b;
   if (b < 0) return a;
   return a < b ? a : b;
+}
+
+int supervise_wait(int zfd, int sfd, int64_t wake, struct child *ch) {
+  struct pollfd p[2] = {{zfd, POLLIN, 0}, {sfd, POLLIN, 0}};
+  int n = poll(p, 2, poll_ms(wake));
+  if (n < 0 && errno != EINTR) die(EXIT_ZKL, "poll: %s", strerror(errno));
+  child_check_kill(ch);
+  return (p[1].revents & POLLIN) != 0;
+}
+
+void supervise_stop(struct lease *l, struct child *ch, int64_t grace_ms) {
+  lease_end(l);
+  child_stop(ch, grace_ms);
 }

@@ -59,6 +59,14 @@ int64_t lease_wakeup(const struct lease *l);
 /* Feeds the answer of *_valid_for (rc, ms); returns 1 if the lease lapsed. */
 int lease_lapsed(struct lease *l, int rc, int64_t ms);
 
+/* The hold ended while CMD runs: ends its lease and asks CMD to stop. */
+void supervise_stop(struct lease *l, struct child *ch, int64_t grace_ms);
+
+/* Waits until ZooKeeper (zfd) or a signal (sfd) has something to read, or
+ * until the monotonic deadline wake (-1: none); then sends CMD's SIGKILL if
+ * it is due. Returns 1 when signals wait on sfd. */
+int supervise_wait(int zfd, int sfd, int64_t wake, struct child *ch);
+
 /* The earlier of two monotonic deadlines (-1: none). */
 int64_t earliest(int64_t a, int64_t b);
 

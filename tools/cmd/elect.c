@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,10 +105,7 @@ int cmd_elect(int argc, char **argv) {
       }
     }
 
-    struct pollfd p[2] = {{zfd, POLLIN, 0}, {sfd, POLLIN, 0}};
-    int n = poll(p, 2, poll_ms(earliest(ch.kill_at, lease_wakeup(&lease))));
-    if (n < 0 && errno != EINTR) die(EXIT_ZKL, "poll: %s", strerror(errno));
-    child_check_kill(&ch);
+    int signals = supervise_wait(zfd, sfd, earliest(ch.kill_at, lease_wakeup(&lease)), &ch);
 
     /* The lease truth first: after a freeze, before the events explain it. */
     if (running && !lost) {
@@ -119,15 +115,13 @@ int cmd_elect(int argc, char **argv) {
         error_msg("leadership of %s is no longer provable (its lease lapsed without word from "
                   "ZooKeeper): stopping the command", ro.path);
         lost = 1;
-        lease_end(&lease);
-        child_stop(&ch, ro.grace_ms);
+        supervise_stop(&lease, &ch, ro.grace_ms);
       }
     }
 
-    if (p[1].revents & POLLIN) {
+    if (signals) {
       struct signalfd_siginfo si;
-      int sig;
-      while ((sig = read_signal(sfd, &si)) != 0) {
+      for (int sig; (sig = read_signal(sfd, &si)) != 0;) {
         if (sig == SIGCHLD) {
           if (running && child_reap(&ch)) {
             running = 0;
@@ -177,8 +171,7 @@ int cmd_elect(int argc, char **argv) {
             error_msg("connection to ZooKeeper lost: leadership may be lost; stopping the command "
                       "(--stop-on-suspend)");
             lost = 1;
-            lease_end(&lease);
-            child_stop(&ch, ro.grace_ms);
+            supervise_stop(&lease, &ch, ro.grace_ms);
           } else {
             info("connection to ZooKeeper lost: leadership may be lost (waiting to reconnect)");
           }
@@ -188,8 +181,7 @@ int cmd_elect(int argc, char **argv) {
           if (running && !lost) {
             error_msg("leadership of %s lost (%s): stopping the command", ro.path, zkl_strerror(err));
             lost = 1;
-            lease_end(&lease);
-            child_stop(&ch, ro.grace_ms);
+            supervise_stop(&lease, &ch, ro.grace_ms);
           } else {
             info("lost the place in the election (%s); rejoining", zkl_strerror(err));
           }

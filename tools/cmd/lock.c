@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,10 +294,7 @@ int cmd_lock(int argc, char **argv) {
     if (ended) break;
 
     int64_t wake = earliest(earliest(ch.kill_at, lease_wakeup(&lease)), stop ? -1 : max_hold_at);
-    struct pollfd p[2] = {{zfd, POLLIN, 0}, {sfd, POLLIN, 0}};
-    int n = poll(p, 2, poll_ms(wake));
-    if (n < 0 && errno != EINTR) die(EXIT_ZKL, "poll: %s", strerror(errno));
-    child_check_kill(&ch);
+    int signals = supervise_wait(zfd, sfd, wake, &ch);
 
     /* The lease truth first: after a freeze, before the events explain it. */
     if (started && !stop) {
@@ -315,15 +311,13 @@ int cmd_lock(int argc, char **argv) {
         stop = STOP_MAX_HOLD;
       }
       if (stop) {
-        lease_end(&lease);
-        child_stop(&ch, ro.grace_ms);
+        supervise_stop(&lease, &ch, ro.grace_ms);
       }
     }
 
-    if (p[1].revents & POLLIN) {
+    if (signals) {
       struct signalfd_siginfo si;
-      int sig;
-      while ((sig = read_signal(sfd, &si)) != 0) {
+      for (int sig; (sig = read_signal(sfd, &si)) != 0;) {
         if (sig == SIGCHLD) {
           if (child_reap(&ch)) ended = 1;
           continue;
@@ -377,16 +371,14 @@ int cmd_lock(int argc, char **argv) {
           if (!stop && started) {
             error_msg("revocation of %s requested: stopping the command (--revocable)", ro.path);
             stop = STOP_REVOKED;
-            lease_end(&lease);
-            child_stop(&ch, ro.grace_ms);
+            supervise_stop(&lease, &ch, ro.grace_ms);
           }
           break;
         case ZKL_EVENT_LOST:
           if (stop != STOP_LOST) {
             if (!stop) error_msg("lock %s lost (%s): stopping the command", ro.path, zkl_strerror(err));
             stop = STOP_LOST;
-            lease_end(&lease);
-            child_stop(&ch, ro.grace_ms);
+            supervise_stop(&lease, &ch, ro.grace_ms);
           }
           break;
         default:

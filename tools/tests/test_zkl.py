@@ -251,18 +251,24 @@ def test_signal_while_waiting_gives_up_the_place(zkl, path):
     assert holder.wait() == 0
 
 
+def exit_while_paused(zkl, p, timeout=20):
+    """Pauses the ZooKeeper server until zkl process p exits (at most timeout
+    seconds), then resumes it; p's exit code."""
+    zkl.server.pause()
+    try:
+        return p.wait(timeout=timeout)
+    finally:
+        zkl.server.resume()
+
+
 def test_lost_lock_stops_command_with_sigterm(private_zk, path, tmp_path):
     zkl = private_zk
     script = "trap 'echo GOT-TERM; exit 0' TERM; echo HELD $ZKL_FENCING_TOKEN; " + LOOP
     p = zkl.start("lock", "--session-timeout", "2s", "--grace", "10s", path, "--",
                   "bash", "-c", script)
     p.expect("^HELD")
-    zkl.server.pause()
-    try:
-        # The client-side deadline fires (no reply from the paused server): LOST.
-        rc = p.wait(timeout=20)
-    finally:
-        zkl.server.resume()
+    # The client-side deadline fires (no reply from the paused server): LOST.
+    rc = exit_while_paused(zkl, p)
     assert rc == EXIT_LOST, (rc, p.stderr)
     assert "GOT-TERM" in p.stdout
     assert "lost" in p.stderr
@@ -275,11 +281,7 @@ def test_lost_lock_sigkill_after_grace(private_zk, path):
     p = zkl.start("lock", "--session-timeout", "2s", "--grace", "1s", path, "--",
                   "bash", "-c", script)
     p.expect("^HELD")
-    zkl.server.pause()
-    try:
-        rc = p.wait(timeout=20)
-    finally:
-        zkl.server.resume()
+    rc = exit_while_paused(zkl, p)
     assert rc == EXIT_LOST, (rc, p.stderr)
     assert "SIGKILL" in p.stderr
 
@@ -290,12 +292,8 @@ def test_stop_on_suspend(private_zk, path):
     p = zkl.start("lock", "--session-timeout", "10s", "--stop-on-suspend", path, "--",
                   "bash", "-c", script)
     p.expect("^HELD")
-    zkl.server.pause()
-    try:
-        # Suspended after 2/3 of 10s; the lock would be declared lost later.
-        rc = p.wait(timeout=20)
-    finally:
-        zkl.server.resume()
+    # Suspended after 2/3 of 10s; the lock would be declared lost later.
+    rc = exit_while_paused(zkl, p)
     assert rc == EXIT_LOST, (rc, p.stderr)
     assert "GOT-TERM" in p.stdout
     assert "--stop-on-suspend" in p.stderr
@@ -478,11 +476,7 @@ def test_elect_lost_leadership(private_zk, path):
     script = "trap 'echo GOT-TERM; exit 0' TERM; echo LEADER; " + LOOP
     p = zkl.start("elect", "--session-timeout", "2s", path, "--", "bash", "-c", script)
     p.expect("^LEADER")
-    zkl.server.pause()
-    try:
-        rc = p.wait(timeout=20)
-    finally:
-        zkl.server.resume()
+    rc = exit_while_paused(zkl, p)
     assert rc == EXIT_LOST, (rc, p.stderr)
     assert "GOT-TERM" in p.stdout
 
