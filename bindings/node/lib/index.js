@@ -165,9 +165,51 @@ class Handle extends EventEmitter {
     this._free(codes.ECLOSED, 'client closed');
   }
 
-  /** The events a lock and an election emit alike; false for the others. */
+  /** An acquire (or campaign) is answered: stop listening to its AbortSignal. */
+  _settled(rec) {
+    unlisten(rec);
+  }
+
+  /**
+   * What release() on a closed lock or multi-lock rejects with: ZKL_ELOST
+   * once after a loss, else ZKL_ENOTHELD.
+   */
+  _releaseClosedError() {
+    const lost = this._lostUnreleased;
+    this._lostUnreleased = false;
+    return new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
+  }
+
+  /** ACQUIRE_FAILED answering rec: rejects it (its abort's cancel as the abort). */
+  _acquireFailed(rec, ev) {
+    this._settled(rec);
+    rec.reject(rec.aborted && ev.error === codes.ECANCELED
+      ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
+  }
+
+  /** LOST of a lock's (a multi-lock's) hold: aborts its signal, emits 'lost'. */
+  _holdLost(ev, what) {
+    this._held = false;
+    this._lostUnreleased = true;
+    const err = new ZklError(ev.error || codes.ELOST, `${what} ${this.path} lost`);
+    if (this._controller) this._controller.abort(err);
+    this.emit('lost', err);
+  }
+
+  /** RELEASED of a lock or multi-lock: settles the oldest pending release. */
+  _released(ev) {
+    const rec = this._releases?.shift();
+    if (!rec) return;
+    if (ev.error) rec.reject(new ZklError(ev.error, `release ${this.path}`));
+    else rec.resolve();
+  }
+
+  /** The events the lock, multi-lock and election handle alike; false for the others. */
   _emitShared(ev) {
     switch (ev.type) {
+      case EV.RELEASED:
+        this._released(ev);
+        return true;
       case EV.SUSPENDED:
         this.emit('suspended');
         return true;
@@ -319,11 +361,7 @@ class Lock extends Handle {
   release({ owner } = {}) {
     return new Promise((resolve, reject) => {
       const own = toOwner(owner);
-      if (this._closed) {
-        const lost = this._lostUnreleased;
-        this._lostUnreleased = false;
-        throw new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
-      }
+      if (this._closed) throw this._releaseClosedError();
       const done = () => {
         if (this._oneShot) this.close();
         resolve();
@@ -373,10 +411,6 @@ class Lock extends Handle {
     for (const rec of releases) rec.resolve();  // the node goes with the handle
   }
 
-  _settled(rec) {
-    unlisten(rec);
-  }
-
   _onSessionGone() {
     // The session's nodes are gone with it: pending releases are complete.
     for (const rec of this._releases.splice(0)) rec.resolve();
@@ -408,28 +442,13 @@ class Lock extends Handle {
       case EV.ACQUIRE_FAILED: {
         const rec = this._acquires.shift();
         if (rec) {
-          this._settled(rec);
-          rec.reject(rec.aborted && ev.error === codes.ECANCELED
-            ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
+          this._acquireFailed(rec, ev);
         }
         break;
       }
-      case EV.LOST: {
-        this._held = false;
-        this._lostUnreleased = true;
-        const err = new ZklError(ev.error || codes.ELOST, `lock ${this.path} lost`);
-        if (this._controller) this._controller.abort(err);
-        this.emit('lost', err);
+      case EV.LOST:
+        this._holdLost(ev, 'lock');
         break;
-      }
-      case EV.RELEASED: {
-        const rec = this._releases.shift();
-        if (rec) {
-          if (ev.error) rec.reject(new ZklError(ev.error, `release ${this.path}`));
-          else rec.resolve();
-        }
-        break;
-      }
       default:
         this._emitShared(ev);
         break;
@@ -627,14 +646,17 @@ class LeaderObserver extends Handle {
 // `await using` / `using` on every handle kind: asyncDispose releases (and
 // waits for it), dispose frees the handle (a hold is released in the
 // background).
+/** asyncDispose of a lock or multi-lock: release if held, then close. */
+async function releaseAndClose() {
+  try {
+    if (this._held && !this._closed) await this.release();
+  } finally {
+    this.close();
+  }
+}
+
 if (typeof Symbol.asyncDispose === 'symbol') {
-  Lock.prototype[Symbol.asyncDispose] = async function dispose() {
-    try {
-      if (this._held && !this._closed) await this.release();
-    } finally {
-      this.close();
-    }
-  };
+  Lock.prototype[Symbol.asyncDispose] = releaseAndClose;
   Election.prototype[Symbol.asyncDispose] = async function dispose() {
     try {
       if (this._joined && !this._closed) await this.release();
@@ -653,6 +675,7 @@ if (typeof Symbol.dispose === 'symbol') {
 // The multi-lock (lib/multilock.js), built on the internals above.
 const MultiLock = require('./multilock')({
   native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor, checkPath,
+  releaseAndClose,
 });
 
 /**

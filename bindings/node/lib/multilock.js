@@ -14,7 +14,7 @@ const byPath = (a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)
 module.exports = function defineMultiLock(internals) {
   const {
     native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor,
-    checkPath,
+    checkPath, releaseAndClose,
   } = internals;
 
   /**
@@ -147,11 +147,7 @@ module.exports = function defineMultiLock(internals) {
     release({ owner } = {}) {
       return new Promise((resolve, reject) => {
         const own = toOwner(owner);
-        if (this._closed) {
-          const lost = this._lostUnreleased;
-          this._lostUnreleased = false;
-          throw new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
-        }
+        if (this._closed) throw this._releaseClosedError();
         const rc = native.multilockReleaseAsync(this._h, own);
         if (rc < 0) {
           if (rc === codes.ELOST || rc === codes.ENOTHELD) {
@@ -174,16 +170,10 @@ module.exports = function defineMultiLock(internals) {
      * background.
      */
     close() {
-      if (this._closed) return;
-      native.multilockDestroy(this._h);
-      this._end(codes.ECANCELED, 'multi-lock closed');
+      this._free(codes.ECANCELED, 'multi-lock closed');
     }
 
-    _onClientClosed() {
-      if (this._closed) return;
-      native.multilockDestroy(this._h);
-      this._end(codes.ECLOSED, 'client closed');
-    }
+    _destroyNative(h) { native.multilockDestroy(h); }
 
     _end(errno, why) {
       this._held = false;
@@ -197,10 +187,6 @@ module.exports = function defineMultiLock(internals) {
         rec.reject(rec.aborted ? abortError(rec.signal) : new ZklError(errno, `${why}: ${this.path}`));
       }
       for (const r of releases) r.resolve();  // the nodes go with the handles
-    }
-
-    _settled(rec) {
-      if (rec.signal && rec.onAbort) rec.signal.removeEventListener('abort', rec.onAbort);
     }
 
     _onSessionGone() {
@@ -238,38 +224,18 @@ module.exports = function defineMultiLock(internals) {
           const rec = this._acquire;
           this._acquire = null;
           if (rec) {
-            this._settled(rec);
-            rec.reject(rec.aborted && ev.error === codes.ECANCELED
-              ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
+            this._acquireFailed(rec, ev);
           }
           break;
         }
-        case EV.SUSPENDED:
-          this.emit('suspended');
+        case EV.LOST:
+          this._holdLost(ev, 'multi-lock');
           break;
-        case EV.RESTORED:
-          this.emit('restored');
-          break;
-        case EV.LOST: {
-          this._held = false;
-          this._lostUnreleased = true;
-          const err = new ZklError(ev.error || codes.ELOST, `multi-lock ${this.path} lost`);
-          if (this._controller) this._controller.abort(err);
-          this.emit('lost', err);
-          break;
-        }
         case EV.REVOKE_REQUESTED:
           this.emit('revokeRequested');
           break;
-        case EV.RELEASED: {
-          const r = this._releases.shift();
-          if (r) {
-            if (ev.error) r.reject(new ZklError(ev.error, `release ${this.path}`));
-            else r.resolve();
-          }
-          break;
-        }
         default:
+          this._emitShared(ev);
           break;
       }
       this._sync();
@@ -277,13 +243,7 @@ module.exports = function defineMultiLock(internals) {
   }
 
   if (typeof Symbol.asyncDispose === 'symbol') {
-    MultiLock.prototype[Symbol.asyncDispose] = async function dispose() {
-      try {
-        if (this._held && !this._closed) await this.release();
-      } finally {
-        this.close();
-      }
-    };
+    MultiLock.prototype[Symbol.asyncDispose] = releaseAndClose;
   }
   if (typeof Symbol.dispose === 'symbol') {
     MultiLock.prototype[Symbol.dispose] = function dispose() { this.close(); };
