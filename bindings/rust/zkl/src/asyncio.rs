@@ -259,7 +259,7 @@ impl Future for Acquire {
         if let AcquireState::Init = this.state {
             let inner = &this.lock.client().inner;
             let mut st = inner.router.lock();
-            inner.drain(&mut st); // see Lock::lost_gen
+            inner.drain(&mut st); // see ClientInner::lost_gen
             // Start and take a ticket atomically with respect to other
             // starts: answers come back in start order.
             let rc = unsafe { sys::zkl_lock_acquire_async(this.lock.raw(), this.owner, this.timeout_ms) };

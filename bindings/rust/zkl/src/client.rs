@@ -677,6 +677,15 @@ impl Router {
 }
 
 impl ClientInner {
+    /// The loss count of the handle `key` before an acquisition: taken after
+    /// filing every pending event, so that a LOST of an earlier hold (queued
+    /// before a new acquire can start) is not counted against the new one.
+    pub(crate) fn lost_gen(&self, key: usize) -> u64 {
+        let mut st = self.router.lock();
+        self.drain(&mut st);
+        st.slots.get(&key).map_or(0, |s| s.lost_gen)
+    }
+
     /// Takes every pending event out of libzkl and files it. Returns whether
     /// anything was filed (waiters have then been woken).
     pub(crate) fn drain(&self, st: &mut RouterState) -> bool {

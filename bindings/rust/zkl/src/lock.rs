@@ -292,14 +292,9 @@ impl Lock {
         &self.inner.client
     }
 
-    /// The loss count before an acquisition: taken after filing every
-    /// pending event, so that a LOST of an earlier hold (queued before a new
-    /// acquire can start) is not counted against the new one.
+    /// The loss count before an acquisition (see `ClientInner::lost_gen`).
     fn lost_gen(&self) -> u64 {
-        let inner = &self.inner.client.inner;
-        let mut st = inner.router.lock();
-        inner.drain(&mut st);
-        st.slots.get(&(self.raw() as usize)).map_or(0, |s| s.lost_gen)
+        self.inner.client.inner.lost_gen(self.raw() as usize)
     }
 
     pub(crate) fn guard(&self, owner: u64, token: u64, lost_gen: u64) -> LockGuard {

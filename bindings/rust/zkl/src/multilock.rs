@@ -148,12 +148,9 @@ impl MultiLock {
         &self.inner.client
     }
 
-    /// The loss count before an acquisition (see `Lock::lost_gen`).
+    /// The loss count before an acquisition (see `ClientInner::lost_gen`).
     fn lost_gen(&self) -> u64 {
-        let inner = &self.inner.client.inner;
-        let mut st = inner.router.lock();
-        inner.drain(&mut st);
-        st.slots.get(&(self.raw() as usize)).map_or(0, |s| s.lost_gen)
+        self.inner.client.inner.lost_gen(self.raw() as usize)
     }
 
     pub(crate) fn guard(&self, owner: u64, lost_gen: u64) -> MultiLockGuard {
