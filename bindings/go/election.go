@@ -76,18 +76,13 @@ func (c *Client) NewElection(path string, opts ElectionOptions) (*Election, erro
 	co.id = cid
 	co.on_revoke = C.int32_t(opts.OnRevoke)
 	e := &Election{client: c, path: path, id: opts.ID, onEvent: opts.OnEvent, term: endedLost()}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closing {
-		return nil, &OpError{Op: "new election", Path: path, Err: Errno(zklEclosed)}
+	err = c.newHandle("new election", path, e, &e.gh, func(user C.uintptr_t) C.int {
+		C.gozkl_set_user(&co.user_data, user)
+		return C.zkl_election_new(c.c, cp, &co, &e.h)
+	})
+	if err != nil {
+		return nil, err
 	}
-	e.gh = cgo.NewHandle(handleObj(e))
-	C.gozkl_set_user(&co.user_data, C.uintptr_t(e.gh))
-	if rc := C.zkl_election_new(c.c, cp, &co, &e.h); rc != 0 {
-		e.gh.Delete()
-		return nil, opErr("new election", path, rc)
-	}
-	c.registerLocked(e.gh, e)
 	return e, nil
 }
 
@@ -173,7 +168,7 @@ func (e *Election) Resign() error {
 	if rc == 0 {
 		e.fail(ErrCanceled)
 	}
-	e.endTerm(nil)
+	e.term.end(nil)
 	e.mu.Unlock()
 	if rc != 0 {
 		return e.err("resign", rc)
@@ -195,20 +190,12 @@ func (e *Election) ValidUntil() (t time.Time, ok bool) {
 
 // Stats returns this participant's statistics as JSON.
 func (e *Election) Stats() ([]byte, error) {
-	js, rc := statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_election_stats(e.h, js, n) })
-	if rc != 0 {
-		return nil, e.err("stats", rc)
-	}
-	return js, nil
+	return statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_election_stats(e.h, js, n) }, e.err)
 }
 
 // FencingToken returns the current term's fencing token, or ErrNotHeld.
 func (e *Election) FencingToken() (uint64, error) {
-	tok, rc := tokenWith(func(t *C.uint64_t) C.int { return C.zkl_election_fencing_token(e.h, t) })
-	if rc != 0 {
-		return 0, e.err("fencing token", rc)
-	}
-	return tok, nil
+	return tokenWith(func(t *C.uint64_t) C.int { return C.zkl_election_fencing_token(e.h, t) }, e.err)
 }
 
 // Lost returns the channel of the current (or last) term: it receives the
@@ -239,7 +226,7 @@ func (e *Election) shutdown(err, lost error) {
 	if lost != nil {
 		lost = &OpError{Op: "leadership", Path: e.path, Err: errnoOf(lost)}
 	}
-	e.endTerm(lost)
+	e.term.end(lost)
 }
 
 // fail ends every waiting Campaign with err (mu held).
@@ -248,10 +235,6 @@ func (e *Election) fail(err error) {
 		w <- acquireResult{err: &OpError{Op: "campaign", Path: e.path, Err: errnoOf(err)}}
 	}
 	e.waiters = nil
-}
-
-func (e *Election) endTerm(err error) {
-	e.term.end(err)
 }
 
 func (e *Election) deliver(ev Event) {
@@ -270,7 +253,7 @@ func (e *Election) deliver(ev Event) {
 		if err == nil {
 			err = ErrLost
 		}
-		e.endTerm(&OpError{Op: "leadership", Path: e.path, Err: errnoOf(err)})
+		e.term.end(&OpError{Op: "leadership", Path: e.path, Err: errnoOf(err)})
 	}
 	e.mu.Unlock()
 	if e.onEvent != nil {

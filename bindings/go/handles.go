@@ -46,6 +46,15 @@ func (h *lostChan) end(err error) {
 	h.armed = false
 }
 
+// answer sends r to the pending acquire *w, if any, and clears it (the
+// handle's mu held).
+func answer(w *chan acquireResult, r acquireResult) {
+	if *w != nil {
+		*w <- r
+		*w = nil
+	}
+}
+
 // handleErr is opErr for a handle's call: EBADHANDLE once the handle was
 // closed (closed, read under mu) reads as ErrClosed.
 func handleErr(mu *sync.Mutex, closed *bool, op, path string, rc C.int) error {
@@ -58,6 +67,24 @@ func handleErr(mu *sync.Mutex, closed *bool, op, path string, rc C.int) error {
 		}
 	}
 	return opErr(op, path, rc)
+}
+
+// newHandle gives o a cgo handle (stored in *gh), has create make the C
+// handle with it as its user data, and registers o; undone on failure. op
+// names the errors ("new lock").
+func (c *Client) newHandle(op, path string, o handleObj, gh *cgo.Handle, create func(user C.uintptr_t) C.int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return &OpError{Op: op, Path: path, Err: Errno(zklEclosed)}
+	}
+	*gh = cgo.NewHandle(o)
+	if rc := create(C.uintptr_t(*gh)); rc != 0 {
+		gh.Delete()
+		return opErr(op, path, rc)
+	}
+	c.registerLocked(*gh, o)
+	return nil
 }
 
 // closeObj unregisters o (registered as gh), frees its C handle and ends
@@ -75,21 +102,23 @@ func (c *Client) closeObj(gh cgo.Handle, o handleObj) error {
 	return nil
 }
 
-// statsWith reads a handle's statistics through get (a zkl_*_stats call).
-func statsWith(get func(js **C.char, n *C.size_t) C.int) ([]byte, C.int) {
+// statsWith reads a handle's statistics through get (a zkl_*_stats call);
+// its error through fail (the handle's err).
+func statsWith(get func(js **C.char, n *C.size_t) C.int, fail func(string, C.int) error) ([]byte, error) {
 	var js *C.char
 	var n C.size_t
 	if rc := get(&js, &n); rc != 0 {
-		return nil, rc
+		return nil, fail("stats", rc)
 	}
-	return statsOf(js, n), 0
+	return statsOf(js, n), nil
 }
 
-// tokenWith reads a fencing token through get (a zkl_*_fencing_token call).
-func tokenWith(get func(t *C.uint64_t) C.int) (uint64, C.int) {
+// tokenWith reads a fencing token through get (a zkl_*_fencing_token
+// call); its error through fail (the handle's err).
+func tokenWith(get func(t *C.uint64_t) C.int, fail func(string, C.int) error) (uint64, error) {
 	var t C.uint64_t
 	if rc := get(&t); rc != 0 {
-		return 0, rc
+		return 0, fail("fencing token", rc)
 	}
-	return uint64(t), 0
+	return uint64(t), nil
 }

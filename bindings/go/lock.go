@@ -149,18 +149,13 @@ func (c *Client) NewLock(path string, opts *LockOptions) (*Lock, error) {
 		defer C.free(co.data)
 	}
 	l := &Lock{client: c, path: path, kind: o.Kind, onEvent: o.OnEvent, hold: endedLost()}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closing {
-		return nil, &OpError{Op: "new lock", Path: path, Err: Errno(zklEclosed)}
+	err = c.newHandle("new lock", path, l, &l.gh, func(user C.uintptr_t) C.int {
+		C.gozkl_set_user(&co.user_data, user)
+		return C.zkl_lock_new(c.c, cp, &co, &l.h)
+	})
+	if err != nil {
+		return nil, err
 	}
-	l.gh = cgo.NewHandle(handleObj(l))
-	C.gozkl_set_user(&co.user_data, C.uintptr_t(l.gh))
-	if rc := C.zkl_lock_new(c.c, cp, &co, &l.h); rc != 0 {
-		l.gh.Delete()
-		return nil, opErr("new lock", path, rc)
-	}
-	c.registerLocked(l.gh, l)
 	return l, nil
 }
 
@@ -350,7 +345,7 @@ func (l *Lock) released(op string, rc C.int) error {
 			l.holds--
 		}
 		if l.holds == 0 {
-			l.endHold(nil)
+			l.hold.end(nil)
 		}
 	case zklElost:
 		// The LOST event of this hold has not been seen if the hold is still
@@ -359,7 +354,7 @@ func (l *Lock) released(op string, rc C.int) error {
 			l.staleLost++
 		}
 		l.holds = 0
-		l.endHold(ErrLost)
+		l.hold.end(ErrLost)
 	}
 	if rc != 0 {
 		if rc == zklEbadhandle && l.closed {
@@ -391,20 +386,12 @@ func (l *Lock) ValidUntil() (t time.Time, ok bool) {
 // Stats returns this lock's statistics as JSON (its entry of the client's
 // document).
 func (l *Lock) Stats() ([]byte, error) {
-	js, rc := statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_lock_stats(l.h, js, n) })
-	if rc != 0 {
-		return nil, l.err("stats", rc)
-	}
-	return js, nil
+	return statsWith(func(js **C.char, n *C.size_t) C.int { return C.zkl_lock_stats(l.h, js, n) }, l.err)
 }
 
 // FencingToken returns the current hold's fencing token, or ErrNotHeld.
 func (l *Lock) FencingToken() (uint64, error) {
-	tok, rc := tokenWith(func(t *C.uint64_t) C.int { return C.zkl_lock_fencing_token(l.h, t) })
-	if rc != 0 {
-		return 0, l.err("fencing token", rc)
-	}
-	return tok, nil
+	return tokenWith(func(t *C.uint64_t) C.int { return C.zkl_lock_fencing_token(l.h, t) }, l.err)
 }
 
 // HoldCount returns the current hold count (0 when not held).
@@ -455,15 +442,12 @@ func (l *Lock) shutdown(err, lost error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
-	if l.waiter != nil {
-		l.waiter <- acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(err)}}
-		l.waiter = nil
-	}
+	answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(err)}})
 	l.holds = 0
 	if lost != nil {
 		lost = &OpError{Op: "hold", Path: l.path, Err: errnoOf(lost)}
 	}
-	l.endHold(lost)
+	l.hold.end(lost)
 }
 
 // granted records one more hold (mu held).
@@ -474,26 +458,15 @@ func (l *Lock) granted() {
 	l.holds++
 }
 
-// endHold closes the current hold's channel, with err if non-nil (mu held).
-func (l *Lock) endHold(err error) {
-	l.hold.end(err)
-}
-
 // deliver implements handleObj: runs on the event goroutine.
 func (l *Lock) deliver(ev Event) {
 	l.mu.Lock()
 	switch ev.Type {
 	case EventAcquired:
 		l.granted()
-		if l.waiter != nil {
-			l.waiter <- acquireResult{token: ev.FencingToken}
-			l.waiter = nil
-		}
+		answer(&l.waiter, acquireResult{token: ev.FencingToken})
 	case EventAcquireFailed:
-		if l.waiter != nil {
-			l.waiter <- acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(ev.Err)}}
-			l.waiter = nil
-		}
+		answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(ev.Err)}})
 	case EventLost:
 		if l.staleLost > 0 {
 			l.staleLost--
@@ -503,7 +476,7 @@ func (l *Lock) deliver(ev Event) {
 			if err == nil {
 				err = ErrLost
 			}
-			l.endHold(&OpError{Op: "hold", Path: l.path, Err: errnoOf(err)})
+			l.hold.end(&OpError{Op: "hold", Path: l.path, Err: errnoOf(err)})
 		}
 	}
 	l.mu.Unlock()

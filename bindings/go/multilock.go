@@ -134,7 +134,7 @@ func (m *MultiLock) TryLock() error {
 		return m.err("try acquire", rc)
 	}
 	m.mu.Lock()
-	m.arm()
+	m.hold.arm()
 	m.mu.Unlock()
 	return nil
 }
@@ -148,9 +148,9 @@ func (m *MultiLock) Release(owner uint64) error {
 	m.mu.Lock()
 	switch rc {
 	case 0:
-		m.endHold(nil)
+		m.hold.end(nil)
 	case zklElost:
-		m.endHold(ErrLost)
+		m.hold.end(ErrLost)
 	}
 	m.mu.Unlock()
 	if rc != 0 {
@@ -208,14 +208,11 @@ func (m *MultiLock) destroy() {
 func (m *MultiLock) shutdown(err, lost error) {
 	m.mu.Lock()
 	m.closed = true
-	if m.waiter != nil {
-		m.waiter <- acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(err)}}
-		m.waiter = nil
-	}
+	answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(err)}})
 	if lost != nil {
 		lost = &OpError{Op: "hold", Err: errnoOf(lost)}
 	}
-	m.endHold(lost)
+	m.hold.end(lost)
 	m.mu.Unlock()
 	for _, l := range m.members {
 		l.mu.Lock()
@@ -224,34 +221,20 @@ func (m *MultiLock) shutdown(err, lost error) {
 	}
 }
 
-func (m *MultiLock) arm() {
-	m.hold.arm()
-}
-
-func (m *MultiLock) endHold(err error) {
-	m.hold.end(err)
-}
-
 func (m *MultiLock) deliver(ev Event) {
 	m.mu.Lock()
 	switch ev.Type {
 	case EventAcquired:
-		m.arm()
-		if m.waiter != nil {
-			m.waiter <- acquireResult{token: ev.FencingToken}
-			m.waiter = nil
-		}
+		m.hold.arm()
+		answer(&m.waiter, acquireResult{token: ev.FencingToken})
 	case EventAcquireFailed:
-		if m.waiter != nil {
-			m.waiter <- acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(ev.Err)}}
-			m.waiter = nil
-		}
+		answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(ev.Err)}})
 	case EventLost:
 		err := ev.Err
 		if err == nil {
 			err = ErrLost
 		}
-		m.endHold(&OpError{Op: "hold", Err: errnoOf(err)})
+		m.hold.end(&OpError{Op: "hold", Err: errnoOf(err)})
 	}
 	m.mu.Unlock()
 	if m.onEvent != nil {
