@@ -207,6 +207,29 @@ export class Client extends EventEmitter {
 /** Creates a client and resolves once its session is connected. */
 export function connect(servers: string, options?: ConnectOptions): Promise<Client>;
 
+/** What a Lock and a MultiLock share: the hold verbs and disposal. */
+export interface Acquirable {
+  /**
+   * Acquires for `owner` (default ZKL_DEFAULT_OWNER) within `timeout` ms (default forever; 0: one
+   * attempt). A MultiLock takes all members or none: on timeout (ZKL_ETIMEDOUT) or abort it holds none.
+   */
+  acquire(options?: AcquireOptions): Promise<this>;
+  /** One attempt: false when someone is in the way. */
+  tryAcquire(options?: { owner?: Owner }): Promise<boolean>;
+  /**
+   * Releases one hold of `owner` (default ZKL_DEFAULT_OWNER; a MultiLock: every member); resolves
+   * when ZooKeeper confirmed the delete. Rejects ZKL_ENOTHELD when not held (a second release),
+   * ZKL_ENOTOWNER, ZKL_ELOST once after a loss.
+   */
+  release(options?: { owner?: Owner }): Promise<void>;
+  /** Frees the handle (a hold is released, a pending acquire cancelled, in the background). */
+  close(): void;
+  [Symbol.asyncDispose](): Promise<void>;
+  [Symbol.dispose](): void;
+}
+
+export interface Lock extends Acquirable {}
+
 export class Lock extends EventEmitter {
   readonly path: string;
   readonly kind: LockKind;
@@ -224,18 +247,6 @@ export class Lock extends EventEmitter {
   validFor(): number;
   stats(): HandleStats;
 
-  acquire(options?: AcquireOptions): Promise<this>;
-  tryAcquire(options?: { owner?: Owner }): Promise<boolean>;
-  /**
-   * Releases one hold of `owner` (default ZKL_DEFAULT_OWNER); resolves when ZooKeeper confirmed the
-   * delete. Rejects ZKL_ENOTHELD when not held (a second release), ZKL_ENOTOWNER, ZKL_ELOST once after a loss.
-   */
-  release(options?: { owner?: Owner }): Promise<void>;
-  /** Frees the handle (a hold is released, a pending acquire cancelled, in the background). */
-  close(): void;
-  [Symbol.asyncDispose](): Promise<void>;
-  [Symbol.dispose](): void;
-
   on(event: 'suspended' | 'restored', listener: () => void): this;
   on(event: 'lost', listener: (err: ZklError) => void): this;
   on(event: 'revokeRequested', listener: (fencingToken: bigint) => void): this;
@@ -248,6 +259,8 @@ export class Lock extends EventEmitter {
  * Several locks of one client taken all or none, with one deadline, in one canonical order (by
  * path). The loss of one member is 'lost' of the whole (the others are released).
  */
+export interface MultiLock extends Acquirable {}
+
 export class MultiLock extends EventEmitter {
   /** The member paths joined by ','. */
   readonly path: string;
@@ -265,15 +278,6 @@ export class MultiLock extends EventEmitter {
   fencingToken(path: string): bigint;
   /** { path: fencing token } of every member (throws ZKL_ENOTHELD). */
   readonly fencingTokens: Record<string, bigint>;
-  /** All or none: on timeout (ZKL_ETIMEDOUT) or abort it holds none. */
-  acquire(options?: AcquireOptions): Promise<this>;
-  tryAcquire(options?: { owner?: Owner }): Promise<boolean>;
-  /** Releases every member; ZKL_ENOTHELD when not held, ZKL_ELOST once after a loss. */
-  release(options?: { owner?: Owner }): Promise<void>;
-  /** Frees the multi-lock and its members. */
-  close(): void;
-  [Symbol.asyncDispose](): Promise<void>;
-  [Symbol.dispose](): void;
 
   on(event: 'suspended' | 'restored' | 'revokeRequested', listener: () => void): this;
   on(event: 'lost', listener: (err: ZklError) => void): this;
