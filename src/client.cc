@@ -72,20 +72,25 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
   }
   // A key belongs to a certificate (a key alone authenticates nothing).
   if (opts.tls_key_file != nullptr && opts.tls_cert_file == nullptr) return ZKL_EINVAL;
-  // SASL: DIGEST-MD5 (user and password). GSSAPI (Kerberos) is not done
-  // yet by this build: it needs keytab/credential-cache handling and a KDC
-  // to test against.
+  // SASL: DIGEST-MD5 (user and password) or GSSAPI (Kerberos: a client
+  // principal and its keytab, or a credential cache, or the environment's).
   bool sasl = opts.sasl_mechanism != nullptr;
   if (!sasl && (opts.sasl_user != nullptr || opts.sasl_password != nullptr || opts.sasl_keytab != nullptr ||
                 opts.sasl_ccache != nullptr || opts.sasl_service != nullptr || opts.sasl_host != nullptr)) {
     return ZKL_EINVAL;
   }
-  if (sasl) {
-    if (std::strcmp(opts.sasl_mechanism, "GSSAPI") == 0) return ZKL_ENOTSUP;
-    if (std::strcmp(opts.sasl_mechanism, "DIGEST-MD5") != 0) return ZKL_EINVAL;
-    if (opts.sasl_user == nullptr || opts.sasl_user[0] == '\0' || opts.sasl_password == nullptr) {
+  auto empty = [](const char *s) { return s == nullptr || s[0] == '\0'; };
+  if (sasl && std::strcmp(opts.sasl_mechanism, "GSSAPI") == 0) {
+    if (opts.sasl_password != nullptr) return ZKL_EINVAL;  // Kerberos has no password here
+    // A keytab names whose keys to use; one source of credentials at most.
+    if (opts.sasl_keytab != nullptr && (empty(opts.sasl_keytab) || empty(opts.sasl_user))) return ZKL_EINVAL;
+    if (opts.sasl_ccache != nullptr && (empty(opts.sasl_ccache) || opts.sasl_keytab != nullptr)) {
       return ZKL_EINVAL;
     }
+    if (!GssapiAvailable()) return ZKL_ENOTSUP;
+  } else if (sasl) {
+    if (std::strcmp(opts.sasl_mechanism, "DIGEST-MD5") != 0) return ZKL_EINVAL;
+    if (empty(opts.sasl_user) || opts.sasl_password == nullptr) return ZKL_EINVAL;
     if (opts.sasl_keytab != nullptr || opts.sasl_ccache != nullptr) return ZKL_EINVAL;  // GSSAPI only
   }
   std::string hosts = opts.servers;
@@ -112,8 +117,11 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out)
     c->connect_.tls_verify_hostname = opts.tls_insecure_skip_hostname_check == 0;
   }
   if (sasl) {
-    c->connect_.sasl_user = opts.sasl_user;
-    c->connect_.sasl_password = opts.sasl_password;  // a secret: wiped on close
+    c->connect_.sasl_mechanism = opts.sasl_mechanism;
+    if (opts.sasl_user) c->connect_.sasl_user = opts.sasl_user;
+    if (opts.sasl_password) c->connect_.sasl_password = opts.sasl_password;  // a secret: wiped on close
+    if (opts.sasl_keytab) c->connect_.sasl_keytab = opts.sasl_keytab;
+    if (opts.sasl_ccache) c->connect_.sasl_ccache = opts.sasl_ccache;
     if (opts.sasl_service && opts.sasl_service[0]) c->connect_.sasl_service = opts.sasl_service;
     if (opts.sasl_host && opts.sasl_host[0]) c->connect_.sasl_host = opts.sasl_host;
   }

@@ -4,13 +4,31 @@
 
 #include "zookeeper.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <mutex>
 #include <cstring>
+#include <set>
+#include <type_traits>
 #include <unordered_set>
 
 #include "zkl.h"
+
+// Kerberos (SASL GSSAPI) needs MIT krb5's headers at build time; without
+// them this build answers ZKL_ENOTSUP for GSSAPI. The libraries are not
+// linked: they are loaded when a GSSAPI session starts (Cyrus SASL's gssapi
+// plugin loads the same ones), so libzkl's link dependencies, and the
+// packages that bundle it, stay as they are.
+#if defined(__has_include)
+#if __has_include(<krb5.h>) && __has_include(<gssapi/gssapi_krb5.h>)
+#define ZKL_HAVE_KRB5 1
+#include <krb5.h>
+#include <gssapi/gssapi_krb5.h>
+#endif
+#endif
 
 namespace zkl {
 
@@ -29,6 +47,14 @@ struct ZkSession::Impl {
   std::vector<unsigned char> sasl_secret;  // the same, as Cyrus wants it
   sasl_callback_t sasl_callbacks[5]{};
   bool auth_failed_reported = false;
+  // GSSAPI: the credential cache GSS uses on this thread while our calls
+  // run ("" = the process default), and the private one filled from a
+  // client keytab (see Kerberos below).
+  bool gssapi = false;
+  std::string ccache_name;
+  struct Kerberos;
+  std::unique_ptr<Kerberos> krb;
+  ~Impl();
   struct MultiCall;
   std::unordered_set<MultiCall *> multis;  // submitted, not yet completed
 };
@@ -273,6 +299,234 @@ SaslFn AsSaslCallback(Fn *fn) {
   return reinterpret_cast<SaslFn>(reinterpret_cast<void (*)()>(fn));
 }
 
+
+#ifdef ZKL_HAVE_KRB5
+// The MIT krb5 functions zkl calls, loaded once.
+struct Krb5Api {
+  decltype(&krb5_init_context) init_context;
+  decltype(&krb5_free_context) free_context;
+  decltype(&krb5_parse_name) parse_name;
+  decltype(&krb5_free_principal) free_principal;
+  decltype(&krb5_kt_resolve) kt_resolve;
+  decltype(&krb5_kt_close) kt_close;
+  decltype(&krb5_get_init_creds_keytab) get_init_creds_keytab;
+  decltype(&krb5_free_cred_contents) free_cred_contents;
+  decltype(&krb5_cc_new_unique) cc_new_unique;
+  decltype(&krb5_cc_get_name) cc_get_name;
+  decltype(&krb5_cc_initialize) cc_initialize;
+  decltype(&krb5_cc_store_cred) cc_store_cred;
+  decltype(&krb5_cc_destroy) cc_destroy;
+  decltype(&krb5_get_error_message) get_error_message;
+  decltype(&krb5_free_error_message) free_error_message;
+  decltype(&gss_krb5_ccache_name) gss_ccache_name;
+
+  static const Krb5Api *Get() {
+    static const Krb5Api *api = [] () -> const Krb5Api * {
+      void *k = dlopen("libkrb5.so.3", RTLD_NOW | RTLD_LOCAL);
+      void *g = dlopen("libgssapi_krb5.so.2", RTLD_NOW | RTLD_LOCAL);
+      if (k == nullptr || g == nullptr) return nullptr;
+      static Krb5Api a;
+      bool ok = true;
+      auto load = [&](void *lib, const char *name, auto *fn) {
+        void *sym = dlsym(lib, name);
+        if (sym == nullptr) ok = false;
+        *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(sym);
+      };
+      load(k, "krb5_init_context", &a.init_context);
+      load(k, "krb5_free_context", &a.free_context);
+      load(k, "krb5_parse_name", &a.parse_name);
+      load(k, "krb5_free_principal", &a.free_principal);
+      load(k, "krb5_kt_resolve", &a.kt_resolve);
+      load(k, "krb5_kt_close", &a.kt_close);
+      load(k, "krb5_get_init_creds_keytab", &a.get_init_creds_keytab);
+      load(k, "krb5_free_cred_contents", &a.free_cred_contents);
+      load(k, "krb5_cc_new_unique", &a.cc_new_unique);
+      load(k, "krb5_cc_get_name", &a.cc_get_name);
+      load(k, "krb5_cc_initialize", &a.cc_initialize);
+      load(k, "krb5_cc_store_cred", &a.cc_store_cred);
+      load(k, "krb5_cc_destroy", &a.cc_destroy);
+      load(k, "krb5_get_error_message", &a.get_error_message);
+      load(k, "krb5_free_error_message", &a.free_error_message);
+      load(g, "gss_krb5_ccache_name", &a.gss_ccache_name);
+      return ok ? &a : nullptr;
+    }();
+    return api;
+  }
+};
+#endif
+
+}  // namespace
+
+// Client credentials from a keytab, kept in a private in-memory credential
+// cache (MEMORY:, only in this process, destroyed with the session; the
+// keys never leave the keytab file). Why not KRB5_CLIENT_KTNAME/KRB5CCNAME:
+// environment variables are process-wide (and not thread-safe to change);
+// MIT's gss_krb5_ccache_name instead sets the cache for the calling thread,
+// so each session points GSS at its own cache only while its calls run
+// (Credentials below), and sessions with other identities can coexist.
+struct ZkSession::Impl::Kerberos {
+#ifdef ZKL_HAVE_KRB5
+  const Krb5Api *api = nullptr;
+  krb5_context ctx = nullptr;
+  krb5_ccache cache = nullptr;
+  std::string principal, keytab;
+  time_t refresh_at = 0;  // get a new ticket after this (0: none yet)
+  bool failed = false;    // the keytab gave no ticket: reported once
+
+  ~Kerberos() {
+    if (cache != nullptr) api->cc_destroy(ctx, cache);  // the tickets go with it
+    if (ctx != nullptr) api->free_context(ctx);
+  }
+
+  std::string Message(krb5_error_code code) {
+    const char *m = api->get_error_message(ctx, code);
+    std::string out = m ? m : "unknown Kerberos error";
+    api->free_error_message(ctx, m);
+    return out;
+  }
+
+  // A ticket-granting ticket for `principal` from `keytab`, into `cache`
+  // (blocks for the KDC exchange, like the GSSAPI step that follows it).
+  // Empty on success, else why not (no key material in it).
+  std::string Refresh() {
+    krb5_principal client = nullptr;
+    krb5_keytab kt = nullptr;
+    krb5_creds creds;
+    std::memset(&creds, 0, sizeof creds);
+    krb5_error_code code = api->parse_name(ctx, principal.c_str(), &client);
+    const char *step = "principal";
+    if (code == 0) {
+      step = "keytab";
+      code = api->kt_resolve(ctx, keytab.c_str(), &kt);
+    }
+    if (code == 0) {
+      step = "initial credentials";
+      code = api->get_init_creds_keytab(ctx, &creds, client, kt, 0, nullptr, nullptr);
+    }
+    if (code == 0) {
+      step = "credential cache";
+      code = api->cc_initialize(ctx, cache, client);
+      if (code == 0) code = api->cc_store_cred(ctx, cache, &creds);
+    }
+    std::string why;
+    if (code == 0) {
+      // Renew at half the ticket's life (at least a minute from now).
+      time_t now = std::time(nullptr);
+      time_t end = static_cast<time_t>(creds.times.endtime);
+      refresh_at = std::max(now + 60, now + (end - now) / 2);
+    } else {
+      why = std::string(step) + ": " + Message(code);
+    }
+    if (creds.client != nullptr) api->free_cred_contents(ctx, &creds);
+    if (kt != nullptr) api->kt_close(ctx, kt);
+    if (client != nullptr) api->free_principal(ctx, client);
+    return why;
+  }
+#endif
+};
+
+ZkSession::Impl::~Impl() = default;
+
+bool GssapiAvailable() {
+#ifdef ZKL_HAVE_KRB5
+  return Krb5Api::Get() != nullptr;
+#else
+  return false;
+#endif
+}
+
+namespace {
+
+// While a GSSAPI session's call runs on this thread, GSS (inside Cyrus
+// SASL's gssapi plugin) uses the session's credential cache; the thread's
+// previous setting comes back afterwards.
+class Credentials {
+ public:
+  explicit Credentials(ZkSession::Impl *impl) {
+#ifdef ZKL_HAVE_KRB5
+    if (!impl->gssapi || impl->ccache_name.empty()) return;
+    api_ = Krb5Api::Get();
+    OM_uint32 minor = 0;
+    const char *old = nullptr;
+    if (api_->gss_ccache_name(&minor, impl->ccache_name.c_str(), &old) != GSS_S_COMPLETE) {
+      api_ = nullptr;
+      return;
+    }
+    had_old_ = old != nullptr;
+    if (old) old_ = old;
+#else
+    (void)impl;
+#endif
+  }
+  ~Credentials() {
+#ifdef ZKL_HAVE_KRB5
+    if (api_ == nullptr) return;
+    OM_uint32 minor = 0;
+    api_->gss_ccache_name(&minor, had_old_ ? old_.c_str() : nullptr, nullptr);
+#endif
+  }
+  Credentials(const Credentials &) = delete;
+  Credentials &operator=(const Credentials &) = delete;
+
+ private:
+#ifdef ZKL_HAVE_KRB5
+  const Krb5Api *api_ = nullptr;
+#endif
+  bool had_old_ = false;
+  std::string old_;
+};
+
+// Keeps a keytab session's ticket fresh: the first one before the first
+// connection, then a new one at half its life (reconnects authenticate
+// again). A keytab that gives no ticket is reported (log line and
+// AUTH_FAILED, ZKL_EAUTH) instead of letting GSS look elsewhere.
+void RefreshTicket(ZkSession::Impl *impl) {
+#ifdef ZKL_HAVE_KRB5
+  ZkSession::Impl::Kerberos *k = impl->krb.get();
+  if (k == nullptr || k->failed || impl->auth_failed_reported) return;
+  if (k->refresh_at != 0 && std::time(nullptr) < k->refresh_at) return;
+  bool first = k->refresh_at == 0;
+  std::string why = k->Refresh();
+  if (why.empty()) return;
+  if (!first) {
+    // Keep the ticket we have (it is still valid) and try again shortly.
+    k->refresh_at = std::time(nullptr) + 30;
+    impl->sink->OnZkLog(ZKL_LOG_WARN, "Kerberos: cannot renew the ticket of " + k->principal +
+                                          " from its keytab (" + why + ")");
+    return;
+  }
+  k->failed = true;
+  impl->sink->OnZkLog(ZKL_LOG_ERROR, "Kerberos: no ticket for " + k->principal + " from keytab " +
+                                         k->keytab + " (" + why + ")");
+  impl->auth_failed_reported = true;
+  impl->sink->OnZkState(ZkState::kAuthFailed);
+#else
+  (void)impl;
+#endif
+}
+
+// The host name in the server's principal when none is given (GSSAPI):
+// the connect string's host when it names one; with several the C client
+// uses the address of the server it connects to.
+std::string DefaultSaslHost(const std::string &hosts) {
+  std::string list = hosts.substr(0, hosts.find('/'));
+  std::set<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    std::string entry = list.substr(start, end - start);
+    std::string host;
+    if (!entry.empty() && entry[0] == '[') {
+      host = entry.substr(1, entry.find(']') - 1);
+    } else {
+      host = entry.substr(0, entry.rfind(':'));
+    }
+    if (!host.empty()) names.insert(host);
+    start = end + 1;
+  }
+  return names.size() == 1 ? *names.begin() : std::string();
+}
 }  // namespace
 
 void WipeSecret(std::string &secret) {
@@ -339,7 +593,8 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
   Running running(impl.get());
   zoo_sasl_params_t sasl{};
   zoo_sasl_params_t *sasl_params = nullptr;
-  if (!params.sasl_user.empty()) {
+  std::string sasl_host = params.sasl_host;
+  if (params.sasl_mechanism == "DIGEST-MD5") {
     if (!SaslReady()) {
       *error = ZKL_ENOTSUP;
       return nullptr;
@@ -352,11 +607,51 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     impl->sasl_callbacks[2] = {SASL_CB_AUTHNAME, AsSaslCallback(&SaslUser), ctx};
     impl->sasl_callbacks[3] = {SASL_CB_PASS, AsSaslCallback(&SaslPassword), ctx};
     impl->sasl_callbacks[4] = {SASL_CB_LIST_END, nullptr, nullptr};
-    sasl.service = params.sasl_service.c_str();
-    sasl.host = params.sasl_host.c_str();
+    if (sasl_host.empty()) sasl_host = "zk-sasl-md5";
     sasl.mechlist = "DIGEST-MD5";
-    sasl.callbacks = impl->sasl_callbacks;
     sasl_params = &sasl;
+  } else if (params.sasl_mechanism == "GSSAPI") {
+#ifdef ZKL_HAVE_KRB5
+    const Krb5Api *api = Krb5Api::Get();
+    if (!SaslReady() || api == nullptr) {
+      *error = ZKL_ENOTSUP;
+      return nullptr;
+    }
+    impl->gssapi = true;
+    // The authorization id is left empty: the server takes the
+    // authenticated principal (what the ticket proves) as the identity.
+    impl->sasl_user.clear();
+    void *ctx = impl.get();
+    impl->sasl_callbacks[0] = {SASL_CB_USER, AsSaslCallback(&SaslUser), ctx};
+    impl->sasl_callbacks[1] = {SASL_CB_LIST_END, nullptr, nullptr};
+    if (!params.sasl_keytab.empty()) {
+      auto k = std::make_unique<Impl::Kerberos>();
+      k->api = api;
+      k->principal = params.sasl_user;
+      k->keytab = params.sasl_keytab;
+      krb5_error_code code = api->init_context(&k->ctx);
+      if (code == 0) code = api->cc_new_unique(k->ctx, "MEMORY", nullptr, &k->cache);
+      if (code != 0) {
+        *error = ZKL_ENOMEM;
+        return nullptr;
+      }
+      impl->ccache_name = std::string("MEMORY:") + api->cc_get_name(k->ctx, k->cache);
+      impl->krb = std::move(k);
+    } else {
+      impl->ccache_name = params.sasl_ccache;  // "": the environment's
+    }
+    if (sasl_host.empty()) sasl_host = DefaultSaslHost(params.hosts);
+    sasl.mechlist = "GSSAPI";
+    sasl_params = &sasl;
+#else
+    *error = ZKL_ENOTSUP;
+    return nullptr;
+#endif
+  }
+  if (sasl_params != nullptr) {
+    sasl.service = params.sasl_service.c_str();
+    sasl.host = sasl_host.empty() ? nullptr : sasl_host.c_str();  // copied by the C client
+    sasl.callbacks = impl->sasl_callbacks;
   }
   if (params.tls_ca_file.empty() && sasl_params == nullptr) {
     impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
@@ -412,6 +707,8 @@ ZkSession::~ZkSession() {
 
 ZkRc ZkSession::GetInterest(Interest *out) {
   Running running(impl_.get());
+  RefreshTicket(impl_.get());
+  Credentials credentials(impl_.get());
   int fd = -1;
   int interest = 0;
   struct timeval tv {};
@@ -425,6 +722,7 @@ ZkRc ZkSession::GetInterest(Interest *out) {
 
 ZkRc ZkSession::Process(bool readable, bool writable) {
   Running running(impl_.get());
+  Credentials credentials(impl_.get());
   int events = (readable ? ZOOKEEPER_READ : 0) | (writable ? ZOOKEEPER_WRITE : 0);
   ZkRc rc = FromCode(zookeeper_process(impl_->zh, events));
   ReportSilentAuthFailure(impl_.get());

@@ -116,12 +116,21 @@ struct ZkConnectParams {
   std::string tls_key_file;      // its key (empty: in the certificate file)
   std::string tls_key_password;  // secret; only used while Open runs
   bool tls_verify_hostname = true;
-  // SASL DIGEST-MD5: on when sasl_user is not empty.
-  std::string sasl_user;
-  std::string sasl_password;  // secret: wiped with the session
+  // SASL: on when sasl_mechanism is not empty ("DIGEST-MD5" or "GSSAPI").
+  std::string sasl_mechanism;
+  std::string sasl_user;      // DIGEST-MD5 user; GSSAPI client principal
+  std::string sasl_password;  // DIGEST-MD5; secret: wiped with the session
+  std::string sasl_keytab;    // GSSAPI: credentials from this client keytab
+  std::string sasl_ccache;    // GSSAPI: or from this credential cache
   std::string sasl_service = "zookeeper";
-  std::string sasl_host = "zk-sasl-md5";
+  // Empty: "zk-sasl-md5" for DIGEST-MD5 (as the Java client); for GSSAPI
+  // the host name of the connect string.
+  std::string sasl_host;
 };
+
+// This build can do SASL GSSAPI (Kerberos): built with MIT krb5's headers,
+// and its libraries (libkrb5, libgssapi_krb5) load at run time.
+bool GssapiAvailable();
 
 // Overwrites a secret in place (not optimized away), then empties it.
 void WipeSecret(std::string &secret);
