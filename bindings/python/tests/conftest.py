@@ -1,5 +1,7 @@
 """Fixtures: real ZooKeeper servers (scripts/zk-server, loopback only), clients,
 unique paths, the zkl-hold C contender, and bounded waiting helpers."""
+import asyncio
+import contextlib
 import itertools
 import os
 import shlex
@@ -103,6 +105,30 @@ def client(new_client):
 @pytest.fixture
 def client2(new_client):
     return new_client()
+
+
+@contextlib.contextmanager
+def paused(server):
+    """The ZooKeeper server paused (SIGSTOP) for the with block, resumed after."""
+    server.pause()
+    try:
+        yield
+    finally:
+        server.resume()
+
+
+def run(coro, timeout=60):
+    """asyncio.run with an overall bound, so a bug fails instead of hanging."""
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def until(pred, timeout=15.0, what="condition"):
+    """Bounded wait for state that no event announces (another client's node)."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
 
 
 def wait_until(pred, timeout=15.0, client=None, interval=0.01, what="condition"):

@@ -7,21 +7,8 @@ import time
 import pytest
 
 import zkl
-from conftest import connect, expire_session, node_names
+from conftest import connect, expire_session, node_names, run, until
 
-
-def run(coro, timeout=60):
-    """asyncio.run with an overall bound, so a bug fails instead of hanging."""
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-async def until(pred, timeout=15.0, what="condition"):
-    """Bounded wait for state that no event announces (another client's node)."""
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def test_async_with_and_tokens(zk, path):

@@ -13,20 +13,8 @@ import pytest
 
 import zkl
 from zkl import capi
-from conftest import ROOT, connect, node_names, wait_until
+from conftest import ROOT, connect, node_names, run, until, wait_until
 
-
-def run(coro, timeout=60):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-async def until(pred, timeout=15.0, what="condition"):
-    """Bounded wait for state that no event announces (another client's node)."""
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def test_fair_lock_excludes(client, client2, path):

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import zkl
-from conftest import connect, wait_until
+from conftest import connect, paused, wait_until
 
 
 def run(coro, timeout=90):
@@ -28,13 +28,10 @@ def test_suspended_then_restored(zk_private, path):
             queue = asyncio.Queue()
             lock = c.lock(path, timeout=5, listener=queue.put_nowait)
             token = await lock.acquire_async()
-            zk_private.pause()
-            try:
+            with paused(zk_private):
                 ev = await next_event(queue, {zkl.EventType.SUSPENDED, zkl.EventType.LOST})
                 assert ev.type == zkl.EventType.SUSPENDED
                 assert not lock.is_held  # never "yes" while suspended
-            finally:
-                zk_private.resume()
             ev = await next_event(queue, {zkl.EventType.RESTORED, zkl.EventType.LOST})
             assert ev.type == zkl.EventType.RESTORED
             assert lock.is_held and lock.fencing_token == token
@@ -52,15 +49,12 @@ def test_suspended_then_lost_by_deadline(zk_private, path):
             c.add_listener(lambda e: e.type == zkl.EventType.SESSION and sessions.append(e.session_state))
             lock = c.lock(path, timeout=5, listener=queue.put_nowait)
             await lock.acquire_async()
-            zk_private.pause()
-            try:
+            with paused(zk_private):
                 ev = await next_event(queue, {zkl.EventType.SUSPENDED})
                 ev = await next_event(queue, {zkl.EventType.LOST, zkl.EventType.RESTORED})
                 assert ev.type == zkl.EventType.LOST
                 assert isinstance(ev.exception, zkl.SessionLost)
                 assert not lock.is_held
-            finally:
-                zk_private.resume()
             assert zkl.SessionState.SUSPENDED in sessions and zkl.SessionState.LOST in sessions
             with pytest.raises(zkl.LockLost):
                 lock.release()
@@ -76,14 +70,11 @@ def test_blocking_holder_sees_loss(zk_private, path):
     try:
         lock = c.lock(path, timeout=5)
         lock.acquire()
-        zk_private.pause()
-        try:
+        with paused(zk_private):
             # Nobody dispatches events here: is_held turns false by itself as
             # soon as the client cannot be sure.
             wait_until(lambda: not lock.is_held, timeout=20, what="is_held false")
             wait_until(lambda: c.state == zkl.SessionState.LOST, timeout=20, what="session LOST")
-        finally:
-            zk_private.resume()
         with pytest.raises(zkl.LockLost):
             lock.release()
         c.wait_connected(30)
@@ -101,11 +92,8 @@ def test_reacquire_after_loss_is_held_at_once(zk_private, path):
     try:
         lock = c.lock(path, timeout=5)
         lock.acquire()
-        zk_private.pause()
-        try:
+        with paused(zk_private):
             wait_until(lambda: c.state == zkl.SessionState.LOST, timeout=20, what="session LOST")
-        finally:
-            zk_private.resume()
         with pytest.raises(zkl.LockLost):
             lock.release()
         c.wait_connected(30)

@@ -15,17 +15,10 @@ from kazoo.exceptions import LockTimeout
 
 import zkl
 from conftest import node_names, wait_until
+from contender import append
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
-
-
-def append(log, line):
-    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, (line + "\n").encode())
-    finally:
-        os.close(fd)
 
 
 def read_line(proc, timeout):
