@@ -94,10 +94,7 @@ func TestConformance_timeout_zero_tries_once(t *testing.T) {
 func TestConformance_acquire_timeout_leaves_no_node(t *testing.T) {
 	path := uniquePath(t)
 	c := connect(t)
-	holder := newLock(t, c, path, nil)
-	if err := holder.Lock(ctxFor(t, 10*time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	holder := heldLock(t, c, path)
 	w := newLock(t, connect(t), path, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -120,10 +117,7 @@ func TestConformance_acquire_timeout_leaves_no_node(t *testing.T) {
 func TestConformance_cancel_pending_acquire(t *testing.T) {
 	path := uniquePath(t)
 	c := connect(t)
-	holder := newLock(t, c, path, nil)
-	if err := holder.Lock(ctxFor(t, 10*time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	holder := heldLock(t, c, path)
 	w := newLock(t, connect(t), path, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)

@@ -384,10 +384,7 @@ func TestSemaphore(t *testing.T) {
 func TestContextDeadlineAndCancelLeaveNoNode(t *testing.T) {
 	path := uniquePath(t)
 	c := connect(t)
-	holder := newLock(t, c, path, nil)
-	if err := holder.Lock(ctxFor(t, 10*time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	holder := heldLock(t, c, path)
 	waiter := newLock(t, connect(t), path, nil)
 
 	// Deadline.

@@ -119,6 +119,16 @@ func newLock(t testing.TB, c *zkl.Client, path string, opts *zkl.LockOptions) *z
 	return l
 }
 
+// heldLock is a fair lock on path, held (by DefaultOwner) through c.
+func heldLock(t testing.TB, c *zkl.Client, path string) *zkl.Lock {
+	t.Helper()
+	l := newLock(t, c, path, nil)
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func ctxFor(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
