@@ -232,18 +232,10 @@ enum AcquireState {
 }
 
 impl Acquire {
-    /// Acquire for this owner token (reentrant locks count holds per owner).
-    pub fn owner(mut self, owner: u64) -> Self {
-        self.owner = owner;
-        self
-    }
-
-    /// Gives up after `timeout` with `Err(Timeout)` (`Duration::MAX`:
-    /// never), timed by libzkl; no node is left behind.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout_ms = timeout_ms(timeout);
-        self
-    }
+    owner_and_timeout!(
+        "Acquire for this owner token (reentrant locks count holds per owner).",
+        "no node is left behind."
+    );
 
     fn key(&self) -> usize {
         self.lock.raw() as usize
@@ -291,30 +283,48 @@ impl Future for Acquire {
 impl Drop for Acquire {
     fn drop(&mut self) {
         let AcquireState::Waiting { ticket, .. } = self.state else { return };
-        let key = self.key();
-        let inner = &self.lock.client().inner;
-        let mut st = inner.router.lock();
-        inner.drain(&mut st);
-        let Some(slot) = st.slots.get_mut(&key) else { return };
-        match slot.results.remove(&ticket) {
-            Some(Ok(_)) => unsafe {
-                // Granted, but nobody is left to hold it.
-                sys::zkl_lock_release_async(self.lock.raw(), self.owner);
-            },
-            Some(Err(_)) => {}
-            None => {
-                // Still pending in libzkl (no other acquire of this handle
-                // can have started: starts take the router lock, and libzkl
-                // refuses a second one while ours runs) — or answered but not
-                // yet taken from the queue. Either way the next answer filed
-                // for this handle is ours: mark it abandoned (a success is
-                // then released), cancel, and file again. libzkl queues the
-                // answer in the same step that ends the request, so after the
-                // cancel it is in the queue whatever the race.
-                slot.abandoned.insert(ticket, self.owner);
-                unsafe { sys::zkl_lock_cancel(self.lock.raw()) };
-                inner.drain(&mut st);
-            }
+        let raw = self.lock.raw();
+        // SAFETY (both): raw is the live handle the acquire was made on.
+        abandon(
+            &self.lock.client().inner,
+            self.key(),
+            ticket,
+            self.owner,
+            || unsafe { sys::zkl_lock_release_async(raw, self.owner) },
+            || unsafe { sys::zkl_lock_cancel(raw) },
+        );
+    }
+}
+
+/// The drop of an acquire future (a lock's or a multi-lock's) still
+/// waiting for answer `ticket` of handle `key`: a grant is given back with
+/// `release`; a pending request is marked abandoned and `cancel`led.
+pub(crate) fn abandon<R, C>(inner: &ClientInner, key: usize, ticket: u64, owner: u64, release: R, cancel: C)
+where
+    R: FnOnce() -> i32,
+    C: FnOnce() -> i32,
+{
+    let mut st = inner.router.lock();
+    inner.drain(&mut st);
+    let Some(slot) = st.slots.get_mut(&key) else { return };
+    match slot.results.remove(&ticket) {
+        // Granted, but nobody is left to hold it.
+        Some(Ok(_)) => {
+            release();
+        }
+        Some(Err(_)) => {}
+        None => {
+            // Still pending in libzkl (no other acquire of this handle can
+            // have started: starts take the router lock, and libzkl refuses
+            // a second one while ours runs) — or answered but not yet taken
+            // from the queue. Either way the next answer filed for this
+            // handle is ours: mark it abandoned (a success is then released
+            // by the router), cancel, and file again. libzkl queues the
+            // answer in the same step that ends the request, so after the
+            // cancel it is in the queue whatever the race.
+            slot.abandoned.insert(ticket, owner);
+            cancel();
+            inner.drain(&mut st);
         }
     }
 }

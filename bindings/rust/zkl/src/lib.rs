@@ -62,6 +62,26 @@
 use std::ffi::CString;
 use std::time::Duration;
 
+/// The `owner` and `timeout` builder methods of an acquire future (a type
+/// with `owner` and `timeout_ms` fields); `$owner` is the owner method's
+/// doc, `$left` ends the timeout method's (what a timeout leaves).
+#[cfg(feature = "tokio")]
+macro_rules! owner_and_timeout {
+    ($owner:literal, $left:literal) => {
+        #[doc = $owner]
+        pub fn owner(mut self, owner: u64) -> Self {
+            self.owner = owner;
+            self
+        }
+
+        #[doc = concat!("Gives up after `timeout` with `Err(Timeout)` (`Duration::MAX`:\nnever), timed by libzkl; ", $left)]
+        pub fn timeout(mut self, timeout: Duration) -> Self {
+            self.timeout_ms = timeout_ms(timeout);
+            self
+        }
+    };
+}
+
 #[cfg(feature = "tokio")]
 mod asyncio;
 mod client;

@@ -49,18 +49,7 @@ enum State {
 }
 
 impl MultiAcquire {
-    /// Acquire for this owner token.
-    pub fn owner(mut self, owner: u64) -> Self {
-        self.owner = owner;
-        self
-    }
-
-    /// Gives up after `timeout` with `Err(Timeout)` (`Duration::MAX`:
-    /// never), timed by libzkl; none is left held.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout_ms = timeout_ms(timeout);
-        self
-    }
+    owner_and_timeout!("Acquire for this owner token.", "none is left held.");
 
     fn key(&self) -> usize {
         self.ml.raw() as usize
@@ -106,26 +95,16 @@ impl Future for MultiAcquire {
 impl Drop for MultiAcquire {
     fn drop(&mut self) {
         let State::Waiting { ticket, .. } = self.state else { return };
-        let key = self.key();
-        let inner = &self.ml.client().inner;
-        let mut st = inner.router.lock();
-        inner.drain(&mut st);
-        let Some(slot) = st.slots.get_mut(&key) else { return };
-        match slot.results.remove(&ticket) {
-            Some(Ok(_)) => unsafe {
-                // Granted, but nobody is left to hold it.
-                sys::zkl_multilock_release_async(self.ml.raw(), self.owner);
-            },
-            Some(Err(_)) => {}
-            None => {
-                // Still pending (or answered, not yet filed): the next answer
-                // for this handle is ours; a success is released by the
-                // router (see `Acquire`'s drop).
-                slot.abandoned.insert(ticket, self.owner);
-                unsafe { sys::zkl_multilock_cancel(self.ml.raw()) };
-                inner.drain(&mut st);
-            }
-        }
+        let raw = self.ml.raw();
+        // SAFETY (both): raw is the live handle the acquire was made on.
+        crate::asyncio::abandon(
+            &self.ml.client().inner,
+            self.key(),
+            ticket,
+            self.owner,
+            || unsafe { sys::zkl_multilock_release_async(raw, self.owner) },
+            || unsafe { sys::zkl_multilock_cancel(raw) },
+        );
     }
 }
 
