@@ -296,6 +296,58 @@ TEST(Tls, HostDrivenIoDoesTheHandshakeToo) {
   EXPECT_EQ(bad.Connect(kFailWaitMs), ZKL_ECLIENTCERT);
 }
 
+TEST(Tls, TheRecipesOverTls) {
+  // A read/write lock, a semaphore and an election, with two clients over
+  // mutual TLS contending (the plain lock: MutualTlsConnectsAndALockWorks).
+  Tls t = MutualTls(World().good().secure_connect());
+  ClientPtr a, b;
+  ASSERT_EQ(t.Connect(20000, &a), 0);
+  ASSERT_EQ(t.Connect(20000, &b), 0);
+
+  std::string rw = UniquePath("tls-rw");
+  LockPtr r1 = NewLock(a.get(), rw, ZKL_LOCK_READ);
+  LockPtr r2 = NewLock(b.get(), rw, ZKL_LOCK_READ);
+  LockPtr w = NewLock(b.get(), rw, ZKL_LOCK_WRITE);
+  ASSERT_EQ(zkl_lock_acquire(r1.get(), 1, 10000), 0);
+  ASSERT_EQ(zkl_lock_acquire(r2.get(), 1, 10000), 0);  // readers share
+  EXPECT_EQ(zkl_lock_acquire(w.get(), 1, 300), ZKL_ETIMEDOUT);
+  EXPECT_EQ(zkl_lock_release(r2.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
+  EXPECT_EQ(zkl_lock_release(r1.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(b.get(), ZKL_EVENT_ACQUIRED, 10000));
+  EXPECT_EQ(zkl_lock_is_held(w.get()), 1);
+  EXPECT_EQ(zkl_lock_release(w.get(), 1), 0);
+
+  std::string sem = UniquePath("tls-sem");
+  LockPtr s1 = NewLock(a.get(), sem, ZKL_LOCK_SEMAPHORE, 2);
+  LockPtr s2 = NewLock(b.get(), sem, ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire(s1.get(), 1, 10000), 0);
+  ASSERT_EQ(zkl_lock_acquire(s2.get(), 1, 10000), 0);
+  LockPtr s3 = NewLock(b.get(), sem, ZKL_LOCK_SEMAPHORE, 2);
+  EXPECT_EQ(zkl_lock_acquire(s3.get(), 1, 300), ZKL_ETIMEDOUT);  // both leases out
+  EXPECT_EQ(zkl_lock_release(s1.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_acquire(s3.get(), 1, 10000), 0);
+  EXPECT_EQ(zkl_lock_release(s2.get(), 1), 0);
+  EXPECT_EQ(zkl_lock_release(s3.get(), 1), 0);
+
+  std::string el = UniquePath("tls-election");
+  zkl_election_options eo;
+  ASSERT_EQ(zkl_election_options_init(&eo, ZKL_ELECTION_OPTIONS_VERSION), 0);
+  eo.id = "a";
+  zkl_election *ea = nullptr, *eb = nullptr;
+  ASSERT_EQ(zkl_election_new(a.get(), el.c_str(), &eo, &ea), 0);
+  eo.id = "b";
+  ASSERT_EQ(zkl_election_new(b.get(), el.c_str(), &eo, &eb), 0);
+  ASSERT_EQ(zkl_election_acquire(ea, 10000), 0);
+  EXPECT_EQ(zkl_election_is_leader(ea), 1);
+  ASSERT_EQ(zkl_election_acquire_async(eb, 10000), 0);
+  EXPECT_EQ(zkl_election_release(ea), 0);
+  ASSERT_TRUE(WaitForEvent(b.get(), ZKL_EVENT_ELECTED, 10000));
+  EXPECT_EQ(zkl_election_is_leader(eb), 1);
+  EXPECT_EQ(zkl_election_destroy(eb), 0);
+  EXPECT_EQ(zkl_election_destroy(ea), 0);
+}
+
 TEST(Tls, UnencryptedClientKeyAlsoWorks) {
   Tls t = MutualTls(World().good().secure_connect());
   t.key = World().cert("client.key");
