@@ -1202,6 +1202,8 @@ void RowMultilock(const Options &o) {
   idle.CalibrateIdle(o.idle_ms);
   double rate = idle.idle_rate();
   Samples multi_lat;
+  // Where the time goes: acquire and release summed apart, per variant.
+  double acq_ns[2] = {}, rel_ns[2] = {};
   std::vector<Variant> vs = {
       {"multilock", [&](int64_t n) {
          return LocalBlock(
@@ -1209,8 +1211,12 @@ void RowMultilock(const Options &o) {
              [&] {
                int64_t t = NowNs();
                Check(zkl_multilock_acquire(m, kOwner, o.limit_ms), "multilock acquire");
+               int64_t t1 = NowNs();
                Check(zkl_multilock_release(m, kOwner), "multilock release");
-               multi_lat.Add(NowNs() - t);
+               int64_t t2 = NowNs();
+               multi_lat.Add(t2 - t);
+               acq_ns[0] += static_cast<double>(t1 - t);
+               rel_ns[0] += static_cast<double>(t2 - t1);
              },
              &c);
        }},
@@ -1219,8 +1225,12 @@ void RowMultilock(const Options &o) {
              n, rate,
              [&] {
                for (zkl_lock *s : singles) {
+                 int64_t t = NowNs();
                  Check(zkl_lock_acquire(s, kOwner, o.limit_ms), "acquire");
+                 int64_t t1 = NowNs();
                  Check(zkl_lock_release(s, kOwner), "release");
+                 acq_ns[1] += static_cast<double>(t1 - t);
+                 rel_ns[1] += static_cast<double>(NowNs() - t1);
                }
              },
              &c);
@@ -1230,6 +1240,9 @@ void RowMultilock(const Options &o) {
   zkl_multilock_destroy(m);
   for (zkl_lock *s : singles) zkl_lock_destroy(s);
   Block tm = r.Total(0), ts = r.Total(1);
+  // The split includes RunInterleaved's warm-up cycles (as many per variant).
+  double warm = static_cast<double>(std::max<int64_t>(20, BlockCycles(o, 50) / 2));
+  double nm = tm.cycles + warm, ns = ts.cycles + warm;
   Json j;
   j.Str("row", "multilock")
       .Int("members", 3)
@@ -1242,6 +1255,10 @@ void RowMultilock(const Options &o) {
       .Num("three_single_cycle_us", r.WallUs(1))
       .Num("single_cycle_us", r.WallUs(1) / 3)
       .Num("ratio_to_three_single", r.WallRatio(0, 1))
+      .Num("acquire_us", acq_ns[0] / 1e3 / nm)
+      .Num("release_us", rel_ns[0] / 1e3 / nm)
+      .Num("three_single_acquire_us", acq_ns[1] / 1e3 / ns)
+      .Num("three_single_release_us", rel_ns[1] / 1e3 / ns)
       .Num("cpu_us_per_op", r.CpuUs(0))
       .Num("three_single_cpu_us", r.CpuUs(1))
       .Num("zkl_req_per_op", tm.requests / tm.cycles)
