@@ -653,35 +653,39 @@ napi_value LockNew(napi_env env, napi_callback_info info) {
   return rc < 0 ? Int(env, rc) : HandleValue(env, l);
 }
 
-// lockAcquireAsync(lock, owner, timeoutMs)
-napi_value LockAcquireAsync(napi_env env, napi_callback_info info) {
+// lockAcquireAsync(lock, owner, timeoutMs), multilockAcquireAsync(m, owner, timeoutMs)
+template <typename T, int (*Fn)(T *, uint64_t, int64_t)>
+napi_value AcquireAsync(napi_env env, napi_callback_info info) {
   napi_value argv[3];
-  zkl_lock *l;
+  T *h;
   uint64_t owner;
   int64_t timeout;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner) ||
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h) || !GetU64(env, argv[1], &owner) ||
       !GetI64(env, argv[2], &timeout)) {
     return nullptr;
   }
-  return Int(env, zkl_lock_acquire_async(l, owner, timeout));
+  return Int(env, Fn(h, owner, timeout));
 }
 
-napi_value LockReleaseAsync(napi_env env, napi_callback_info info) {
+// lockReleaseAsync(lock, owner), multilockReleaseAsync(m, owner)
+template <typename T, int (*Fn)(T *, uint64_t)>
+napi_value ReleaseAsync(napi_env env, napi_callback_info info) {
   napi_value argv[2];
-  zkl_lock *l;
+  T *h;
   uint64_t owner;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l) || !GetU64(env, argv[1], &owner)) {
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h) || !GetU64(env, argv[1], &owner)) {
     return nullptr;
   }
-  return Int(env, zkl_lock_release_async(l, owner));
+  return Int(env, Fn(h, owner));
 }
 
-template <int (*Fn)(zkl_lock *)>
-napi_value LockCall(napi_env env, napi_callback_info info) {
+// A call on a lock or multi-lock handle alone that answers an int.
+template <typename T, int (*Fn)(T *)>
+napi_value HandleCall(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  zkl_lock *l;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l)) return nullptr;
-  return Int(env, Fn(l));
+  T *h;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
+  return Int(env, Fn(h));
 }
 
 napi_value LockFencingToken(napi_env env, napi_callback_info info) {
@@ -747,37 +751,6 @@ napi_value MultilockNew(napi_env env, napi_callback_info info) {
   zkl_multilock *m = nullptr;
   int rc = zkl_multilock_new(c, n ? members.data() : nullptr, n, &o, &m);
   return rc < 0 ? Int(env, rc) : HandleValue(env, m);
-}
-
-// multilockAcquireAsync(m, owner, timeoutMs)
-napi_value MultilockAcquireAsync(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  zkl_multilock *m;
-  uint64_t owner;
-  int64_t timeout;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m) || !GetU64(env, argv[1], &owner) ||
-      !GetI64(env, argv[2], &timeout)) {
-    return nullptr;
-  }
-  return Int(env, zkl_multilock_acquire_async(m, owner, timeout));
-}
-
-napi_value MultilockReleaseAsync(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  zkl_multilock *m;
-  uint64_t owner;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m) || !GetU64(env, argv[1], &owner)) {
-    return nullptr;
-  }
-  return Int(env, zkl_multilock_release_async(m, owner));
-}
-
-template <int (*Fn)(zkl_multilock *)>
-napi_value MultilockCall(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  zkl_multilock *m;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &m)) return nullptr;
-  return Int(env, Fn(m));
 }
 
 // multilockFencingToken(m, path) -> BigInt | error code (ENOTFOUND: no
@@ -1029,22 +1002,22 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientSessionPassword", ClientSessionPassword},
       {"clientStats", ClientStats},
       {"lockNew", LockNew},
-      {"lockAcquireAsync", LockAcquireAsync},
-      {"lockReleaseAsync", LockReleaseAsync},
-      {"lockCancel", LockCall<zkl_lock_cancel>},
-      {"lockIsHeld", LockCall<zkl_lock_is_held>},
-      {"lockHoldCount", LockCall<zkl_lock_hold_count>},
-      {"lockDestroy", LockCall<zkl_lock_destroy>},
+      {"lockAcquireAsync", AcquireAsync<zkl_lock, zkl_lock_acquire_async>},
+      {"lockReleaseAsync", ReleaseAsync<zkl_lock, zkl_lock_release_async>},
+      {"lockCancel", HandleCall<zkl_lock, zkl_lock_cancel>},
+      {"lockIsHeld", HandleCall<zkl_lock, zkl_lock_is_held>},
+      {"lockHoldCount", HandleCall<zkl_lock, zkl_lock_hold_count>},
+      {"lockDestroy", HandleCall<zkl_lock, zkl_lock_destroy>},
       {"lockFencingToken", LockFencingToken},
       {"lockValidFor", ValidFor<zkl_lock, zkl_lock_valid_for>},
       {"lockStats", HandleStats<zkl_lock, zkl_lock_stats>},
       {"multilockNew", MultilockNew},
-      {"multilockAcquireAsync", MultilockAcquireAsync},
-      {"multilockReleaseAsync", MultilockReleaseAsync},
-      {"multilockCancel", MultilockCall<zkl_multilock_cancel>},
-      {"multilockIsHeld", MultilockCall<zkl_multilock_is_held>},
-      {"multilockCount", MultilockCall<zkl_multilock_count>},
-      {"multilockDestroy", MultilockCall<zkl_multilock_destroy>},
+      {"multilockAcquireAsync", AcquireAsync<zkl_multilock, zkl_multilock_acquire_async>},
+      {"multilockReleaseAsync", ReleaseAsync<zkl_multilock, zkl_multilock_release_async>},
+      {"multilockCancel", HandleCall<zkl_multilock, zkl_multilock_cancel>},
+      {"multilockIsHeld", HandleCall<zkl_multilock, zkl_multilock_is_held>},
+      {"multilockCount", HandleCall<zkl_multilock, zkl_multilock_count>},
+      {"multilockDestroy", HandleCall<zkl_multilock, zkl_multilock_destroy>},
       {"multilockFencingToken", MultilockFencingToken},
       {"multilockValidFor", ValidFor<zkl_multilock, zkl_multilock_valid_for>},
       {"electionNew", ElectionNew},
