@@ -272,4 +272,39 @@ inline int ResolveDelay(const Options &o) {
   return it == o.extra.end() ? -1 : std::atoi(it->second.c_str());
 }
 
+// The raw handoff: `deleter` creates an ephemeral sequential node named
+// `node`, `watcher` watches it, and (after settle_ms) `deleter` deletes it.
+// Returns the nanoseconds from the delete call to the watch notification.
+inline int64_t RawDeleteNotifyNs(RawClient &deleter, RawClient &watcher, const std::string &node,
+                                 int64_t settle_ms, int64_t limit_ms) {
+  struct Watch {
+    std::mutex mu;
+    std::condition_variable cv;
+    int64_t fired_ns = 0;
+  } w;
+  auto on_event = [](zhandle_t *, int type, int, const char *, void *ctx) {
+    if (type != ZOO_DELETED_EVENT) return;
+    auto *pw = static_cast<Watch *>(ctx);
+    int64_t now = NowNs();
+    std::lock_guard<std::mutex> lk(pw->mu);
+    pw->fired_ns = now;
+    pw->cv.notify_all();
+  };
+  char created[512];
+  if (zoo_create(deleter.zh(), node.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE, ZOO_EPHEMERAL_SEQUENTIAL,
+                 created, sizeof created) != ZOK) {
+    Die("create failed");
+  }
+  struct Stat st;
+  if (zoo_wexists(watcher.zh(), created, on_event, &w, &st) != ZOK) Die("wexists failed");
+  if (settle_ms > 0) SleepMs(settle_ms);
+  int64_t t = NowNs();
+  if (zoo_delete(deleter.zh(), created, -1) != ZOK) Die("delete failed");
+  std::unique_lock<std::mutex> lk(w.mu);
+  if (!w.cv.wait_for(lk, std::chrono::milliseconds(limit_ms), [&] { return w.fired_ns != 0; })) {
+    Die("watch did not fire");
+  }
+  return w.fired_ns - t;
+}
+
 }  // namespace bench

@@ -101,39 +101,7 @@ void RowRawSync(const Options &o) {
   Samples notify_lat;
   {
     RawClient b(server.connect(), o.limit_ms, ResolveDelay(o));
-    struct Watch {
-      std::mutex mu;
-      std::condition_variable cv;
-      int64_t fired_ns = 0;
-    } w;
-    auto watcher = [](zhandle_t *, int type, int, const char *, void *ctx) {
-      if (type != ZOO_DELETED_EVENT) return;
-      auto *pw = static_cast<Watch *>(ctx);
-      int64_t now = NowNs();
-      std::lock_guard<std::mutex> lk(pw->mu);
-      pw->fired_ns = now;
-      pw->cv.notify_all();
-    };
-    for (int i = 0; i < 300; ++i) {
-      char created[512];
-      if (zoo_create(c.zh(), node.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
-                     ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created) != ZOK) {
-        Die("create failed");
-      }
-      struct Stat st;
-      {
-        std::lock_guard<std::mutex> lk(w.mu);
-        w.fired_ns = 0;
-      }
-      if (zoo_wexists(b.zh(), created, watcher, &w, &st) != ZOK) Die("wexists failed");
-      int64_t t = NowNs();
-      if (zoo_delete(c.zh(), created, -1) != ZOK) Die("delete failed");
-      std::unique_lock<std::mutex> lk(w.mu);
-      if (!w.cv.wait_for(lk, std::chrono::milliseconds(o.limit_ms), [&] { return w.fired_ns != 0; })) {
-        Die("watch did not fire");
-      }
-      notify_lat.Add(w.fired_ns - t);
-    }
+    for (int i = 0; i < 300; ++i) notify_lat.Add(RawDeleteNotifyNs(c, b, node, 0, o.limit_ms));
   }
 
   // Wire check through the counting proxy (validates the method: 2 / 2).

@@ -791,41 +791,8 @@ void RowPairedHandoff(const Options &o) {
   zkl_lock *la = NewLock(a.get(), path, ZKL_LOCK_FAIR);
   zkl_lock *lb = NewLock(b.get(), path, ZKL_LOCK_FAIR);
   zkl_lock *lm = NewLock(m.get(), path, ZKL_LOCK_FAIR);
-  struct Watch {
-    std::mutex mu;
-    std::condition_variable cv;
-    int64_t fired_ns = 0;
-  } w;
-  auto watcher = [](zhandle_t *, int type, int, const char *, void *ctx) {
-    if (type != ZOO_DELETED_EVENT) return;
-    auto *pw = static_cast<Watch *>(ctx);
-    int64_t now = NowNs();
-    std::lock_guard<std::mutex> lk(pw->mu);
-    pw->fired_ns = now;
-    pw->cv.notify_all();
-  };
   int64_t settle_ms = o.extra.count("settle-ms") ? std::atoll(o.extra.at("settle-ms").c_str()) : 20;
-  auto raw_once = [&]() -> int64_t {
-    char created[512];
-    if (zoo_create(ra.zh(), raw_node.c_str(), nullptr, -1, &ZOO_OPEN_ACL_UNSAFE,
-                   ZOO_EPHEMERAL_SEQUENTIAL, created, sizeof created) != ZOK) {
-      Die("create failed");
-    }
-    struct Stat st;
-    {
-      std::lock_guard<std::mutex> lk(w.mu);
-      w.fired_ns = 0;
-    }
-    if (zoo_wexists(rb.zh(), created, watcher, &w, &st) != ZOK) Die("wexists failed");
-    SleepMs(settle_ms);
-    int64_t t = NowNs();
-    if (zoo_delete(ra.zh(), created, -1) != ZOK) Die("delete failed");
-    std::unique_lock<std::mutex> lk(w.mu);
-    if (!w.cv.wait_for(lk, std::chrono::milliseconds(o.limit_ms), [&] { return w.fired_ns != 0; })) {
-      Die("watch did not fire");
-    }
-    return w.fired_ns - t;
-  };
+  auto raw_once = [&]() { return RawDeleteNotifyNs(ra, rb, raw_node, settle_ms, o.limit_ms); };
   auto wait_acquired = [&](ZklClient &c) {
     int err = 0;
     if (c.WaitEvent({ZKL_EVENT_ACQUIRED, ZKL_EVENT_ACQUIRE_FAILED}, o.limit_ms, &err) !=
