@@ -114,28 +114,6 @@ class SaslWorld {
 };
 SaslWorld &World() { return SaslWorld::Get(); }
 
-struct Logs {
-  std::mutex mu;
-  std::vector<std::string> lines;
-  std::string All() {
-    std::lock_guard<std::mutex> g(mu);
-    std::string all;
-    for (const auto &l : lines) all += l + "\n";
-    return all;
-  }
-};
-
-void OnLog(int, const char *component, const char *message, void *user) {
-  auto *logs = static_cast<Logs *>(user);
-  std::lock_guard<std::mutex> g(logs->mu);
-  logs->lines.push_back(std::string(component) + ": " + message);
-}
-
-void DrainLogs(zkl_client *c) {
-  for (int i = 0; i < 100 && zkl_client_dispatch(c, 0) > 0; ++i) {
-  }
-}
-
 struct Sasl {
   std::string servers, mechanism = "GSSAPI", user, password, keytab, ccache, host;
   int acl = ZKL_ACL_OPEN;
@@ -155,15 +133,8 @@ struct Sasl {
     o.sasl_host = host.empty() ? nullptr : host.c_str();
     o.acl = acl;
     o.io = io;
-    if (logs) {
-      o.log_cb = OnLog;
-      o.log_user_data = logs;
-      o.log_level = ZKL_LOG_DEBUG;
-    }
-    zkl_client *c = nullptr;
-    int rc = zkl_client_new(&o, &c);
-    out->reset(c);
-    return rc;
+    if (logs) CaptureLogs(&o, logs);
+    return NewClientWith(o, out);
   }
   int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const {
     ClientPtr c;

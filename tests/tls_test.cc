@@ -119,17 +119,6 @@ class TlsWorld {
 };
 TlsWorld &World() { return TlsWorld::Get(); }
 
-struct Logs {
-  std::mutex mu;
-  std::vector<std::string> lines;
-};
-
-void OnLog(int, const char *component, const char *message, void *user) {
-  auto *logs = static_cast<Logs *>(user);
-  std::lock_guard<std::mutex> g(logs->mu);
-  logs->lines.push_back(std::string(component) + ": " + message);
-}
-
 // The options of one test client; strings live here.
 struct Tls {
   std::string servers;
@@ -159,15 +148,8 @@ struct Tls {
     o.sasl_password = sasl_mechanism.empty() ? nullptr : sasl_password.c_str();
     o.acl = acl;
     o.io = io;
-    if (logs) {
-      o.log_cb = OnLog;
-      o.log_user_data = logs;
-      o.log_level = ZKL_LOG_DEBUG;
-    }
-    zkl_client *c = nullptr;
-    int rc = zkl_client_new(&o, &c);
-    out->reset(c);
-    return rc;
+    if (logs) CaptureLogs(&o, logs);
+    return NewClientWith(o, out);
   }
 
   // Creates the client and waits for its session: wait_connected's result.
@@ -246,12 +228,6 @@ class SilentListener {
 
 int64_t MsSince(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
-// Delivers pending log lines (bounded).
-void DrainLogs(zkl_client *c) {
-  for (int i = 0; i < 100 && zkl_client_dispatch(c, 0) > 0; ++i) {
-  }
 }
 
 TEST(Tls, MutualTlsConnectsAndALockWorks) {

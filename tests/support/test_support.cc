@@ -286,4 +286,43 @@ void NewElection(zkl_client *c, const std::string &path, int kind, const char *i
   ASSERT_EQ(zkl_election_new(c, path.c_str(), &o, &out->e), 0);
 }
 
+std::string Logs::All() {
+  std::lock_guard<std::mutex> g(mu);
+  std::string all;
+  for (const auto &l : lines) all += l + "\n";
+  return all;
+}
+
+void CaptureLogs(zkl_client_options *o, Logs *logs) {
+  o->log_cb = [](int, const char *component, const char *message, void *user) {
+    auto *l = static_cast<Logs *>(user);
+    std::lock_guard<std::mutex> g(l->mu);
+    l->lines.push_back(std::string(component) + ": " + message);
+  };
+  o->log_user_data = logs;
+  o->log_level = ZKL_LOG_DEBUG;
+}
+
+void DrainLogs(zkl_client *c) {
+  for (int i = 0; i < 100 && zkl_client_dispatch(c, 0) > 0; ++i) {
+  }
+}
+
+int NewClientWith(const zkl_client_options &o, ClientPtr *out) {
+  zkl_client *c = nullptr;
+  int rc = zkl_client_new(&o, &c);
+  out->reset(c);
+  return rc;
+}
+
+int ConnectedClientWith(const zkl_client_options &o, int64_t wait_ms, ClientPtr *out) {
+  ClientPtr c;
+  int rc = NewClientWith(o, &c);
+  EXPECT_EQ(rc, 0) << zkl_strerror(rc);
+  if (rc != 0) return rc;
+  rc = zkl_client_wait_connected(c.get(), wait_ms);
+  if (out) *out = std::move(c);
+  return rc;
+}
+
 }  // namespace zkl_test

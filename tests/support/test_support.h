@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -101,5 +102,20 @@ void NewElection(zkl_client *c, const std::string &path, int kind, const char *i
 
 // Expires the client's current session on the server.
 void ExpireClientSession(zkl_client *c);
+
+// Log lines of a client, captured through its log_cb (secret-leak checks).
+struct Logs {
+  std::mutex mu;
+  std::vector<std::string> lines;
+  std::string All();
+};
+// Sets o's log callback to capture every line (DEBUG) into `logs`.
+void CaptureLogs(zkl_client_options *o, Logs *logs);
+// Delivers pending log lines to the log callback (bounded).
+void DrainLogs(zkl_client *c);
+// zkl_client_new(o) into *out; then, for Connected, waits for the session
+// (wait_connected's result; *out gets the client either way when given).
+int NewClientWith(const zkl_client_options &o, ClientPtr *out);
+int ConnectedClientWith(const zkl_client_options &o, int64_t wait_ms, ClientPtr *out);
 
 }  // namespace zkl_test
