@@ -136,15 +136,7 @@ struct Sasl {
     if (logs) CaptureLogs(&o, logs);
     return NewClientWith(o, out);
   }
-  int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const {
-    ClientPtr c;
-    int rc = New(&c);
-    EXPECT_EQ(rc, 0) << zkl_strerror(rc);
-    if (rc != 0) return rc;
-    rc = zkl_client_wait_connected(c.get(), wait_ms);
-    if (out) *out = std::move(c);
-    return rc;
-  }
+  int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const { return ConnectWith(*this, wait_ms, out); }
 };
 
 Sasl Keytab() {

@@ -153,15 +153,7 @@ struct Tls {
   }
 
   // Creates the client and waits for its session: wait_connected's result.
-  int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const {
-    ClientPtr c;
-    int rc = New(&c);
-    EXPECT_EQ(rc, 0) << zkl_strerror(rc);
-    if (rc != 0) return rc;
-    rc = zkl_client_wait_connected(c.get(), wait_ms);
-    if (out) *out = std::move(c);
-    return rc;
-  }
+  int Connect(int64_t wait_ms, ClientPtr *out = nullptr) const { return ConnectWith(*this, wait_ms, out); }
 };
 
 // Mutual TLS with the encrypted client key.

@@ -315,14 +315,4 @@ int NewClientWith(const zkl_client_options &o, ClientPtr *out) {
   return rc;
 }
 
-int ConnectedClientWith(const zkl_client_options &o, int64_t wait_ms, ClientPtr *out) {
-  ClientPtr c;
-  int rc = NewClientWith(o, &c);
-  EXPECT_EQ(rc, 0) << zkl_strerror(rc);
-  if (rc != 0) return rc;
-  rc = zkl_client_wait_connected(c.get(), wait_ms);
-  if (out) *out = std::move(c);
-  return rc;
-}
-
 }  // namespace zkl_test

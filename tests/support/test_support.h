@@ -3,6 +3,7 @@
 // what is (or is not) on the server.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <zkl.h>
 
 #include <chrono>
@@ -113,9 +114,20 @@ struct Logs {
 void CaptureLogs(zkl_client_options *o, Logs *logs);
 // Delivers pending log lines to the log callback (bounded).
 void DrainLogs(zkl_client *c);
-// zkl_client_new(o) into *out; then, for Connected, waits for the session
-// (wait_connected's result; *out gets the client either way when given).
+// zkl_client_new(o) into *out.
 int NewClientWith(const zkl_client_options &o, ClientPtr *out);
-int ConnectedClientWith(const zkl_client_options &o, int64_t wait_ms, ClientPtr *out);
+// A test's client recipe (anything with `int New(ClientPtr *) const`):
+// creates the client and waits for its session; wait_connected's result
+// (*out gets the client either way when given).
+template <typename Recipe>
+int ConnectWith(const Recipe &recipe, int64_t wait_ms, ClientPtr *out) {
+  ClientPtr c;
+  int rc = recipe.New(&c);
+  EXPECT_EQ(rc, 0) << zkl_strerror(rc);
+  if (rc != 0) return rc;
+  rc = zkl_client_wait_connected(c.get(), wait_ms);
+  if (out) *out = std::move(c);
+  return rc;
+}
 
 }  // namespace zkl_test
