@@ -63,6 +63,9 @@ zkl_client *client_new(struct common *co) {
   o.tls_insecure_skip_hostname_check = co->tls_skip_hostname_check;
   o.sasl_mechanism = co->sasl_mechanism;
   o.sasl_user = co->sasl_user;
+  o.sasl_keytab = co->sasl_keytab;
+  o.sasl_ccache = co->sasl_ccache;
+  o.sasl_host = co->sasl_host;
   o.sasl_password = co->sasl_password;
   zkl_client *c = NULL;
   rc = zkl_client_new(&o, &c);

@@ -32,6 +32,9 @@ void common_init(struct common *co) {
   co->tls_skip_hostname_check = strcmp(skip, "0") != 0 && strcmp(skip, "false") != 0;
   co->sasl_mechanism = env_or("ZKL_SASL_MECHANISM", NULL);
   co->sasl_user = env_or("ZKL_SASL_USER", NULL);
+  co->sasl_keytab = env_or("ZKL_SASL_KEYTAB", NULL);
+  co->sasl_ccache = env_or("ZKL_SASL_CCACHE", NULL);
+  co->sasl_host = env_or("ZKL_SASL_HOST", NULL);
   co->sasl_password_file = env_or("ZKL_SASL_PASSWORD_FILE", NULL);
 }
 
@@ -56,6 +59,10 @@ const char common_help[] =
     "                             (dangerous; $ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK=1)\n"
     "  --sasl-mechanism M         DIGEST-MD5 or GSSAPI ($ZKL_SASL_MECHANISM)\n"
     "  --sasl-user USER           SASL user or principal ($ZKL_SASL_USER)\n"
+    "  --sasl-keytab FILE         GSSAPI: the principal's keytab ($ZKL_SASL_KEYTAB)\n"
+    "  --sasl-ccache NAME         GSSAPI: a credential cache ($ZKL_SASL_CCACHE)\n"
+    "  --sasl-host HOST           the server's host name in its principal\n"
+    "                             (default: the host connected to; $ZKL_SASL_HOST)\n"
     "  --sasl-password-file FILE  DIGEST-MD5 password ($ZKL_SASL_PASSWORD_FILE,\n"
     "                             $ZKL_SASL_PASSWORD)\n"
     "  -v, --verbose              progress on stderr (never secrets)\n"
@@ -120,8 +127,9 @@ void common_finish(struct common *co, const char *cmd) {
   if ((co->tls_cert || co->tls_skip_hostname_check) && !co->tls_ca) {
     usage_error(cmd, "TLS options need --tls-ca (or $ZKL_TLS_CA)");
   }
-  if ((co->sasl_user || co->sasl_password) && !co->sasl_mechanism) {
-    usage_error(cmd, "--sasl-user and a SASL password need --sasl-mechanism");
+  if ((co->sasl_user || co->sasl_password || co->sasl_keytab || co->sasl_ccache || co->sasl_host) &&
+      !co->sasl_mechanism) {
+    usage_error(cmd, "--sasl-user, --sasl-keytab, --sasl-ccache, --sasl-host and a SASL password need --sasl-mechanism");
   }
 }
 
@@ -267,6 +275,12 @@ int common_option(struct scan *s, struct common *co) {
     }
   } else if (is(s, "--sasl-user")) {
     co->sasl_user = value(s);
+  } else if (is(s, "--sasl-keytab")) {
+    co->sasl_keytab = value(s);
+  } else if (is(s, "--sasl-ccache")) {
+    co->sasl_ccache = value(s);
+  } else if (is(s, "--sasl-host")) {
+    co->sasl_host = value(s);
   } else if (is(s, "--sasl-password-file")) {
     co->sasl_password_file = value(s);
   } else if (is(s, "--sasl-password") || is(s, "--tls-key-password") || is(s, "--password")) {

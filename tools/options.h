@@ -21,7 +21,7 @@ struct common {
   const char *tls_key_password_file;
   char *tls_key_password;     /* secret */
   int tls_skip_hostname_check;
-  const char *sasl_mechanism, *sasl_user;
+  const char *sasl_mechanism, *sasl_user, *sasl_keytab, *sasl_ccache, *sasl_host;
   const char *sasl_password_file;
   char *sasl_password;        /* secret */
 };

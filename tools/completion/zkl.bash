@@ -7,7 +7,7 @@ _zkl() {
   local commands="lock elect status leader revoke help version"
   local common="--servers --session-timeout --connect-timeout --auth-file --auth --acl
     --tls-ca --tls-cert --tls-key --tls-key-password-file --tls-insecure-skip-hostname-check
-    --sasl-mechanism --sasl-user --sasl-password-file --verbose --help"
+    --sasl-mechanism --sasl-user --sasl-keytab --sasl-ccache --sasl-host --sasl-password-file --verbose --help"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -25,7 +25,7 @@ _zkl() {
     fi
   done
   case $prev in
-    --auth-file|--tls-ca|--tls-cert|--tls-key|--tls-key-password-file|--sasl-password-file|--metrics-file)
+    --auth-file|--tls-ca|--tls-cert|--tls-key|--tls-key-password-file|--sasl-keytab|--sasl-password-file|--metrics-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --acl) COMPREPLY=($(compgen -W "open creator" -- "$cur")); return ;;
     --sasl-mechanism) COMPREPLY=($(compgen -W "DIGEST-MD5 GSSAPI" -- "$cur")); return ;;

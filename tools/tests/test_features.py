@@ -222,6 +222,9 @@ def test_auth_from_file_and_env(zkl, path, tmp_path):
     (["--tls-insecure-skip-hostname-check"], "need --tls-ca"),
     (["--sasl-mechanism", "PLAIN"], "bad --sasl-mechanism 'PLAIN'"),
     (["--sasl-user", "u"], "need --sasl-mechanism"),
+    (["--sasl-keytab", "/k.keytab"], "need --sasl-mechanism"),
+    (["--sasl-ccache", "MEMORY:x"], "need --sasl-mechanism"),
+    (["--sasl-host", "zk1"], "need --sasl-mechanism"),
 ])
 def test_secret_and_tls_option_errors(zkl, path, args, message):
     r = zkl.run("status", *args, path)
