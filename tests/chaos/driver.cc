@@ -620,6 +620,11 @@ int main(int argc, char **argv) {
       for (Worker &w : g_workers) {
         if (!w.exited && w.pid > 0) {
           g_failures.push_back("worker " + w.id + " did not stop within 30 s of SIGTERM");
+          // Where it is stuck, for the report (gdb when the machine has it).
+          std::string stacks = g_dir + "/" + w.id + ".stacks";
+          std::string cmd = "command -v gdb >/dev/null && timeout 30 gdb -p " + std::to_string(w.pid) +
+                            " -batch -ex 'thread apply all bt' >" + stacks + " 2>&1";
+          if (std::system(cmd.c_str()) == 0) Log("worker %s stacks: %s", w.id.c_str(), stacks.c_str());
           kill(w.pid, SIGKILL);
           waitpid(w.pid, &w.exit_status, 0);
           w.exited = true;
