@@ -448,6 +448,9 @@ void Contender::OnReply(const Reply &r) {
     case kDelete:
       DeleteDone(std::string(Basename(*r.path)), r.rc);
       break;
+    case kDeleteCheck:
+      DeleteCheckDone(std::string(Basename(*r.path)), r);
+      break;
     case kRevokeWatch: {
       if (!held_ || *r.path != OwnPath()) break;
       if (r.rc == ZkRc::kNoNode) {
@@ -564,6 +567,7 @@ void Contender::DeleteDone(const std::string &name, ZkRc rc) {
   if (it == doomed_.end()) return;
   it->in_flight = false;
   if (IsConnectionError(rc)) {
+    it->verify = true;
     ResyncWhenConnected();  // it may still exist: delete it again later
   } else {
     // Gone (or undeletable: nothing more we can do about it).
@@ -872,11 +876,31 @@ void Contender::DeleteOwn(bool report_released, bool defer) {
 
 void Contender::SendDeletes() {
   for (Doomed &d : doomed_) {
-    if (!d.in_flight && !d.deferred &&
-        Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, d.name)))) {
-      d.in_flight = true;
-    }
+    if (d.in_flight || d.deferred) continue;
+    std::string path = JoinPath(path_, d.name);
+    ZkRc rc = d.verify && fixed() ? client_->Exists(this, kDeleteCheck, path, false)
+                                  : client_->DeleteNode(this, kDelete, path);
+    if (Submitted(rc)) d.in_flight = true;
   }
+}
+
+void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
+  auto it = FindDoomed(name);
+  if (it == doomed_.end()) return;
+  it->in_flight = false;
+  if (IsConnectionError(r.rc)) {
+    ResyncWhenConnected();
+    return;
+  }
+  if (r.rc == ZkRc::kOk && r.stat && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
+    // Still ours: delete exactly this version of it.
+    if (Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, name), r.stat->version))) {
+      it->in_flight = true;
+    }
+    return;
+  }
+  // Gone, or another session's node now: ours went with the lost answer.
+  DeleteDone(name, ZkRc::kNoNode);
 }
 
 void Contender::FlushDeferred() {

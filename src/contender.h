@@ -108,6 +108,7 @@ class Contender : public Listener {
     kRevokeWatch,
     kHandOff,
     kChildrenWatched,  // getChildren that set a children watch
+    kDeleteCheck,      // a fixed node's retried delete: is it still ours?
   };
 
   bool want_hold() const { return want_hold_; }
@@ -194,9 +195,15 @@ class Contender : public Listener {
     bool in_flight;
     bool report_released;
     bool deferred;  // not sent yet: waits for a following acquire
+    // A delete whose answer was lost with the connection. A fixed node's
+    // name is shared by every acquisition, so the retry first checks that
+    // the node there is still this session's (it may be gone and another
+    // client's since): a blind retry could delete another holder's node.
+    bool verify = false;
   };
   std::vector<Doomed> doomed_;
   std::vector<Doomed>::iterator FindDoomed(std::string_view name);
+  void DeleteCheckDone(const std::string &name, const Reply &r);
   std::string coalesced_;  // the doomed node a pending multi deletes
   absl::Time acquire_deadline_ = absl::InfiniteFuture();
   absl::Time hold_deadline_ = absl::InfiniteFuture();  // max hold time
