@@ -117,8 +117,10 @@ class ConformanceTest {
       assertFalse(f.isDone());
       ha.release();
       // Nobody pumps: the client's dispatcher thread completes the future.
-      Hold hb = await(f, T);
+      // (Wait on the dependent first: a thread waiting on f itself may run
+      // f's dependents, and would then name itself.)
       assertTrue(await(completedOn, T).startsWith("zkl-dispatcher-"));
+      Hold hb = await(f, T);
       assertEquals(lb.fencingToken(), hb.fencingToken());
       assertTrue(hb.fencingToken().isNewerThan(ha.fencingToken()));
       hb.release();
