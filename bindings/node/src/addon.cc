@@ -489,20 +489,25 @@ napi_value ClientDestroy(napi_env env, napi_callback_info info) {
   return Int(env, ZKL_OK);
 }
 
-napi_value ClientState(napi_env env, napi_callback_info info) {
+// A call on a handle alone that answers an int (lockCancel, clientState, ...).
+template <typename T, int (*Fn)(T *)>
+napi_value HandleCall(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  zkl_client *c;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
-  return Int(env, zkl_client_state(c));
+  T *h;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
+  return Int(env, Fn(h));
 }
 
-napi_value ClientSessionId(napi_env env, napi_callback_info info) {
+// A call on a handle alone that answers a uint64_t (session id, fencing
+// token) as a BigInt, or an error code.
+template <typename T, int (*Fn)(T *, uint64_t *)>
+napi_value HandleU64(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  zkl_client *c;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
-  uint64_t id = 0;
-  int rc = zkl_client_session_id(c, &id);
-  return rc < 0 ? Int(env, rc) : Big(env, id);
+  T *h;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
+  uint64_t value = 0;
+  int rc = Fn(h, &value);
+  return rc < 0 ? Int(env, rc) : Big(env, value);
 }
 
 // clientSessionPassword(c) -> Buffer (16 bytes) | error code
@@ -677,24 +682,6 @@ napi_value ReleaseAsync(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   return Int(env, Fn(h, owner));
-}
-
-// A call on a lock or multi-lock handle alone that answers an int.
-template <typename T, int (*Fn)(T *)>
-napi_value HandleCall(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  T *h;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h)) return nullptr;
-  return Int(env, Fn(h));
-}
-
-napi_value LockFencingToken(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  zkl_lock *l;
-  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &l)) return nullptr;
-  uint64_t token = 0;
-  int rc = zkl_lock_fencing_token(l, &token);
-  return rc < 0 ? Int(env, rc) : Big(env, token);
 }
 
 // lockValidFor(lock) -> ms (>= 0) | error code other than ENOTHELD
@@ -996,8 +983,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientDrain", ClientDrain},
       {"clientDestroy", ClientDestroy},
       {"clientClose", ClientClose},
-      {"clientState", ClientState},
-      {"clientSessionId", ClientSessionId},
+      {"clientState", HandleCall<zkl_client, zkl_client_state>},
+      {"clientSessionId", HandleU64<zkl_client, zkl_client_session_id>},
       {"clientSessionTimeout", ClientSessionTimeout},
       {"clientSessionPassword", ClientSessionPassword},
       {"clientStats", ClientStats},
@@ -1008,7 +995,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"lockIsHeld", HandleCall<zkl_lock, zkl_lock_is_held>},
       {"lockHoldCount", HandleCall<zkl_lock, zkl_lock_hold_count>},
       {"lockDestroy", HandleCall<zkl_lock, zkl_lock_destroy>},
-      {"lockFencingToken", LockFencingToken},
+      {"lockFencingToken", HandleU64<zkl_lock, zkl_lock_fencing_token>},
       {"lockValidFor", ValidFor<zkl_lock, zkl_lock_valid_for>},
       {"lockStats", HandleStats<zkl_lock, zkl_lock_stats>},
       {"multilockNew", MultilockNew},

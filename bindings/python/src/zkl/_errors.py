@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import builtins
-from typing import Dict, Type
+from typing import Dict, List, Type
 
 from . import capi as _c
 
@@ -34,21 +34,10 @@ class ZklError(Exception):
         return _NAMES.get(self.code, "ZKL_E?")
 
 
-class InvalidArgument(ZklError, ValueError):
-    code = _c.ZKL_EINVAL
-
-
-class BadPath(ZklError, ValueError):
-    code = _c.ZKL_EBADPATH
-
-
+# Errors of zkl only.
 class BadHandle(ZklError):
     """The handle was destroyed (closed) or never valid."""
     code = _c.ZKL_EBADHANDLE
-
-
-class TimedOut(ZklError, builtins.TimeoutError):
-    code = _c.ZKL_ETIMEDOUT
 
 
 class WouldBlock(ZklError):
@@ -62,10 +51,12 @@ class Cancelled(ZklError):
 
 
 class NotHeld(ZklError):
+    """Not held (release, fencing token, valid_for)."""
     code = _c.ZKL_ENOTHELD
 
 
 class NotOwner(ZklError):
+    """Released by an owner that does not hold it."""
     code = _c.ZKL_ENOTOWNER
 
 
@@ -80,15 +71,12 @@ class Deadlock(ZklError):
 
 
 class Closed(ZklError):
+    """The client is closed."""
     code = _c.ZKL_ECLOSED
 
 
-class ConnectionLost(ZklError, builtins.ConnectionError):
-    """No connection to ZooKeeper right now."""
-    code = _c.ZKL_ECONNECTION
-
-
 class SessionLost(ZklError):
+    """The session was lost (expired or abandoned)."""
     code = _c.ZKL_ESESSION
 
 
@@ -102,35 +90,28 @@ class Mismatch(ZklError):
     code = _c.ZKL_EMISMATCH
 
 
-class AuthFailed(ZklError, builtins.PermissionError):
-    code = _c.ZKL_EAUTH
-
-
-class TooBig(ZklError, ValueError):
-    code = _c.ZKL_ETOOBIG
-
-
-class OutOfMemory(ZklError, MemoryError):
-    code = _c.ZKL_ENOMEM
-
-
 class ZooKeeperError(ZklError):
+    """An unexpected ZooKeeper error."""
     code = _c.ZKL_EZOOKEEPER
 
 
 class VersionMismatch(ZklError):
+    """The options version is not supported by this libzkl."""
     code = _c.ZKL_EVERSION
 
 
 class NotFound(ZklError):
+    """Nothing there (no leader, no such node)."""
     code = _c.ZKL_ENOTFOUND
 
 
 class InternalError(ZklError):
+    """A bug in zkl; please report it."""
     code = _c.ZKL_EINTERNAL
 
 
 class OutOfRange(ZklError):
+    """An index or buffer size out of range."""
     code = _c.ZKL_ERANGE
 
 
@@ -149,11 +130,39 @@ class Revoked(ZklError):
     code = _c.ZKL_EREVOKED
 
 
+# Errors that are also ValueError.
+class InvalidArgument(ZklError, ValueError):
+    """An invalid argument: a NULL-like value or a bad option."""
+    code = _c.ZKL_EINVAL
+
+
+class BadPath(ZklError, ValueError):
+    """A malformed ZooKeeper path."""
+    code = _c.ZKL_EBADPATH
+
+
+class TooBig(ZklError, ValueError):
+    """Data larger than 1 MiB."""
+    code = _c.ZKL_ETOOBIG
+
+
+# Connection errors (also ConnectionError).
+class ConnectionLost(ZklError, builtins.ConnectionError):
+    """No connection to ZooKeeper right now."""
+    code = _c.ZKL_ECONNECTION
+
+
 class TlsError(ZklError, builtins.ConnectionError):
     """The TLS handshake failed (e.g. the server does not speak TLS there)."""
     code = _c.ZKL_ETLS
 
 
+class ProtocolError(ZklError, builtins.ConnectionError):
+    """The server broke off the session handshake (e.g. plaintext on a TLS port)."""
+    code = _c.ZKL_EPROTOCOL
+
+
+# Kinds of TLS error.
 class CertificateError(TlsError):
     """The server certificate is not trusted, or a TLS file is unreadable."""
     code = _c.ZKL_ECERT
@@ -169,20 +178,30 @@ class ClientCertificateError(TlsError):
     code = _c.ZKL_ECLIENTCERT
 
 
-class ProtocolError(ZklError, builtins.ConnectionError):
-    """The server broke off the session handshake (e.g. plaintext on a TLS port)."""
-    code = _c.ZKL_EPROTOCOL
+# Errors that are also a builtin error of their kind.
+class TimedOut(ZklError, builtins.TimeoutError):
+    """The wait ran out."""
+    code = _c.ZKL_ETIMEDOUT
 
 
-_BY_CODE: Dict[int, Type[ZklError]] = {
-    cls.code: cls
-    for cls in (InvalidArgument, BadPath, BadHandle, TimedOut, WouldBlock, Cancelled, NotHeld,
-                NotOwner, Busy, Deadlock, Closed, ConnectionLost, SessionLost, LockLost,
-                Mismatch, AuthFailed, TooBig, OutOfMemory, ZooKeeperError, VersionMismatch,
-                NotFound, InternalError, OutOfRange, NotSupported, MaxHoldExceeded, Revoked,
-                TlsError, CertificateError, HostnameMismatch, ClientCertificateError,
-                ProtocolError)
-}
+class AuthFailed(ZklError, builtins.PermissionError):
+    """Authentication failed, or the ACL does not allow it."""
+    code = _c.ZKL_EAUTH
+
+
+class OutOfMemory(ZklError, MemoryError):
+    """Out of memory."""
+    code = _c.ZKL_ENOMEM
+
+
+def _subclasses(cls: Type[ZklError]) -> List[Type[ZklError]]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub] + _subclasses(sub)
+    return found
+
+
+_BY_CODE: Dict[int, Type[ZklError]] = {cls.code: cls for cls in _subclasses(ZklError)}
 
 _NAMES: Dict[int, str] = {
     getattr(_c, n): n for n in dir(_c) if n.startswith("ZKL_E") and isinstance(getattr(_c, n), int)

@@ -253,43 +253,39 @@ fn rust_constants_source() -> String {
     rust_source() + &read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/constants.rs"))
 }
 
-#[test]
-fn functions_match_the_header() {
-    let h = strip_c_comments(&read(&header_path()));
-    let c = header_functions(&h);
-    let r = rust_functions(&rust_source());
-    assert!(c.len() > 60, "parsed only {} functions from the header", c.len());
+/// Compares what the header declares (`c`) with what Rust declares (`r`) and
+/// fails with every difference listed; `what` names the kind of item.
+fn assert_same<V: PartialEq + std::fmt::Debug>(
+    what: &str,
+    c: &BTreeMap<String, V>,
+    r: &BTreeMap<String, V>,
+) {
     let mut problems = vec![];
-    for (name, f) in &c {
+    for (name, v) in c {
         match r.get(name) {
-            None => problems.push(format!("missing in Rust: {name}")),
-            Some(rf) if rf != f => problems.push(format!("{name}: header {f:?} != Rust {rf:?}")),
+            None => problems.push(format!("{what} missing in Rust: {name} ({v:?})")),
+            Some(rv) if rv != v => problems.push(format!("{what} {name}: header {v:?} != Rust {rv:?}")),
             _ => {}
         }
     }
     for name in r.keys().filter(|n| !c.contains_key(*n)) {
-        problems.push(format!("declared in Rust but not in the header: {name}"));
+        problems.push(format!("{what} in Rust but not in the header: {name}"));
     }
     assert!(problems.is_empty(), "zkl-sys drifted from zkl.h:\n{}", problems.join("\n"));
 }
 
 #[test]
+fn functions_match_the_header() {
+    let c = header_functions(&strip_c_comments(&read(&header_path())));
+    assert!(c.len() > 60, "parsed only {} functions from the header", c.len());
+    assert_same("function", &c, &rust_functions(&rust_source()));
+}
+
+#[test]
 fn constants_match_the_header() {
     let c = header_constants(&read(&header_path()));
-    let r = rust_constants(&rust_constants_source());
     assert!(c.len() > 50, "parsed only {} constants from the header", c.len());
-    let mut problems = vec![];
-    for (name, v) in &c {
-        match r.get(name) {
-            None => problems.push(format!("missing in Rust: {name} = {v}")),
-            Some(rv) if rv != v => problems.push(format!("{name}: header {v} != Rust {rv}")),
-            _ => {}
-        }
-    }
-    for name in r.keys().filter(|n| !c.contains_key(*n)) {
-        problems.push(format!("constant in Rust but not in the header: {name}"));
-    }
-    assert!(problems.is_empty(), "zkl-sys drifted from zkl.h:\n{}", problems.join("\n"));
+    assert_same("constant", &c, &rust_constants(&rust_constants_source()));
 }
 
 #[test]

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * ELECTED). Events reach {@link ElectionListener}s on the client's
  * dispatcher thread.
  */
-public final class ZklElection extends OnPath<ZklElection, ElectionListener, ElectionKind> {
+public final class ZklElection extends Holder<ZklElection, ElectionListener, ElectionKind> {
   private final String participantId;
   /** The pending async campaign, if any. */
   private final OnePending<FencingToken> pendingCampaign = new OnePending<>();
@@ -131,7 +131,7 @@ public final class ZklElection extends OnPath<ZklElection, ElectionListener, Ele
 
   @Override
   public void onEvent(Event e) {
-    if (closed.get()) return;
+    if (closed.get() || tellHolderEvent(e, "election", "leadership of " + path + " lost")) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ELECTED: {
         CompletableFuture<FencingToken> f = pendingCampaign.take();
@@ -142,20 +142,6 @@ public final class ZklElection extends OnPath<ZklElection, ElectionListener, Ele
       case ZklNativeConstants.ZKL_EVENT_NOT_ELECTED:
         tell("election", l -> l.onNotElected(this));
         break;
-      case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        tell("election", l -> l.onSuspended(this));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        tell("election", l -> l.onRestored(this, e.token()));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
-        tell("election", l -> l.onRevokeRequested(this, e.token()));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_LOST: {
-        ZklException cause = lostCause(e, "leadership of " + path + " lost");
-        tell("election", l -> l.onLost(this, cause));
-        break;
-      }
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED:
         pendingCampaign.fail(ZklException.of(e.error, "campaign " + path));
         break;

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  * to a held lock never releases it behind your back — the garbage collector
  * does not touch it. {@link #close()} releases (or cancels) and frees it.
  */
-public final class ZklLock extends OnPath<ZklLock, LockListener, LockKind> {
+public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
   /** The owner used when none is named ({@code ZKL_DEFAULT_OWNER}). */
   public static final long DEFAULT_OWNER = ZklNativeConstants.ZKL_DEFAULT_OWNER;
 
@@ -320,7 +320,7 @@ public final class ZklLock extends OnPath<ZklLock, LockListener, LockKind> {
 
   @Override
   public void onEvent(Event e) {
-    if (closed.get()) return;
+    if (closed.get() || tellHolderEvent(e, "lock", "lock " + path + " lost")) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ACQUIRED: {
         AcquireFuture f;
@@ -339,20 +339,6 @@ public final class ZklLock extends OnPath<ZklLock, LockListener, LockKind> {
           f = pending.pollFirst();
         }
         if (f != null) f.failed(ZklException.of(e.error, "acquire " + path));
-        break;
-      }
-      case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
-        tell("lock", l -> l.onSuspended(this));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_RESTORED:
-        tell("lock", l -> l.onRestored(this, e.token()));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_REVOKE_REQUESTED:
-        tell("lock", l -> l.onRevokeRequested(this, e.token()));
-        break;
-      case ZklNativeConstants.ZKL_EVENT_LOST: {
-        ZklException cause = lostCause(e, "lock " + path + " lost");
-        tell("lock", l -> l.onLost(this, cause));
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_RELEASED: {
