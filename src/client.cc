@@ -274,6 +274,9 @@ void Client::KickLoop() {
       wake = in.fd != planned_.fd || (in.write && !planned_.write) ||
              MonoNow() + absl::Milliseconds(in.timeout_ms) < planned_.deadline;
     }
+    // The callbacks the interest call ran may have set timers (their own
+    // kicks were suppressed: kicking_).
+    wake = wake || NextDeadline() < planned_.deadline;
   }
   kicking_ = false;
   if (wake && loop_waiting_) {
@@ -342,6 +345,7 @@ void Client::RunDueWork() {
     auto it = listeners_.find(id);
     if (it == listeners_.end()) continue;
     if (auto l = it->second.lock()) l->OnTimer();
+    changed_.SignalAll();
   }
 }
 
@@ -600,6 +604,9 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   r.results = zr.results;
   r.path = &req->path;
   l->OnReply(r);
+  // Whatever the reply changed, a blocking call may be waiting for it: wake
+  // every waiter to look again rather than trust each handler to say so.
+  changed_.SignalAll();
 }
 
 void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) {
@@ -608,6 +615,7 @@ void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) 
   auto it = listeners_.find(watcher);
   if (it == listeners_.end()) return;
   if (auto l = it->second.lock()) l->OnWatch(type, std::string(path));
+  changed_.SignalAll();
 }
 
 void Client::OnZkLog(int level, std::string_view message) { Log(level, "zookeeper", message); }

@@ -151,6 +151,7 @@ struct Conn {
   Flow c2s, s2c;
   bool cut_wait = false;  // create forwarded; waiting for its reply to swallow
   int32_t cut_xid = 0;
+  bool blackhole_after_cut = false;  // the cut request was a delete
   Clock::time_point cut_deadline{};
   bool dead = false;
 };
@@ -204,6 +205,7 @@ struct FaultProxy::Impl {
   uint64_t req_gen = 0;
   uint64_t applied_gen = 0;
   std::atomic<bool> cut_armed{false};
+  std::atomic<bool> cut_delete_armed{false};  // CutAfterNextDeleteThenBlackhole
 
   struct Counters {
     std::atomic<uint64_t> accepted{0}, active{0}, upstream_failures{0}, dropped{0}, cut{0},
@@ -338,14 +340,14 @@ struct FaultProxy::Impl {
       counters.requests++;
       bool create = IsCreateOp(type) ||
                     (type == kOpMulti && MultiHasCreate(frame.data() + 12, frame.size() - 12));
+      bool expected = true;
       if (create) {
         counters.creates++;
-        bool expected = true;
-        if (cut_armed.compare_exchange_strong(expected, false)) {
-          cut_now = true;
-          c.cut_xid = xid;
-        }
+        cut_now = cut_armed.compare_exchange_strong(expected, false);
+      } else if (type == kOpDelete) {
+        cut_now = c.blackhole_after_cut = cut_delete_armed.compare_exchange_strong(expected, false);
       }
+      if (cut_now) c.cut_xid = xid;
     }
     Emit(c.c2s, std::move(frame), true);
     if (cut_now) {
@@ -359,6 +361,11 @@ struct FaultProxy::Impl {
     if (c.cut_wait && !first && frame.size() >= 8 &&
         static_cast<int32_t>(Be32(frame.data() + 4)) == c.cut_xid) {
       counters.cut++;
+      if (c.blackhole_after_cut) {
+        // Before the client can reconnect: it must not retry yet.
+        std::lock_guard<std::mutex> lock(mu);
+        blackhole = bh = true;
+      }
       Close(c, true);  // reply swallowed: the client sees a connection loss
       return false;
     }
@@ -663,6 +670,8 @@ void FaultProxy::SetDelayMs(int ms) {
 }
 
 void FaultProxy::CutAfterNextCreate() { impl_->cut_armed = true; }
+
+void FaultProxy::CutAfterNextDeleteThenBlackhole() { impl_->cut_delete_armed = true; }
 
 bool FaultProxy::cut_armed() const { return impl_->cut_armed; }
 

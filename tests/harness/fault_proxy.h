@@ -75,6 +75,12 @@ class FaultProxy {
   void CutAfterNextCreate();
   bool cut_armed() const;  // true until a create has been caught
 
+  // One-shot, the same for the next plain delete request, and then the proxy
+  // stays blackholed (SetBlackhole(false) lifts it): the delete succeeded on
+  // the server, the client saw a connection loss and cannot retry until the
+  // test has acted meanwhile.
+  void CutAfterNextDeleteThenBlackhole();
+
   Stats stats() const;
 
  private:
