@@ -344,13 +344,14 @@ std::string ZkServer::Mode(Millis timeout) const {
 // ---------------------------------------------------------------------------
 // ZkEnsemble
 
-std::unique_ptr<ZkEnsemble> ZkEnsemble::Start(int n) {
+std::unique_ptr<ZkEnsemble> ZkEnsemble::Start(int n, const std::vector<std::string>& env) {
   QuietZkClientLogs();
   if (n < 1 || n > 9) throw std::invalid_argument("ensemble size must be 1..9");
   std::unique_ptr<ZkEnsemble> e(new ZkEnsemble());
   e->dir_ = MakeTempDir("zkl-zk-ens-");
-  RunScriptOrThrow({"ensemble", e->dir_, std::to_string(n)});
+  RunScriptOrThrow({"ensemble", e->dir_, std::to_string(n)}, env);
   e->connect_ = ReadFile(e->dir_ + "/connect");
+  e->secure_connect_ = ReadFile(e->dir_ + "/secure_connect");
   for (int k = 1; k <= n; ++k) {
     std::unique_ptr<ZkServer> m(new ZkServer(e->dir_ + "/node" + std::to_string(k), false));
     m->ReadConnect();

@@ -84,7 +84,10 @@ class ZkServer {
 class ZkEnsemble {
  public:
   // Starts n members and waits until all serve and one is leader.  Throws.
-  static std::unique_ptr<ZkEnsemble> Start(int n = 3);
+  // `env` ("KEY=VALUE") configures zk-server, e.g. ZK_TLS_DIR: every member
+  // then also has a TLS secureClientPort (see scripts/zk-server), kept across
+  // the members' Start()/Restart().
+  static std::unique_ptr<ZkEnsemble> Start(int n = 3, const std::vector<std::string>& env = {});
 
   ~ZkEnsemble();
   ZkEnsemble(const ZkEnsemble&) = delete;
@@ -92,6 +95,8 @@ class ZkEnsemble {
 
   // "127.0.0.1:p1,127.0.0.1:p2,..."
   const std::string& connect() const { return connect_; }
+  // The members' TLS secureClientPorts, "127.0.0.1:s1,...", or "" without TLS.
+  const std::string& secure_connect() const { return secure_connect_; }
   int size() const { return static_cast<int>(members_.size()); }
   const std::string& dir() const { return dir_; }
 
@@ -113,6 +118,7 @@ class ZkEnsemble {
   ZkEnsemble() = default;
   std::string dir_;
   std::string connect_;
+  std::string secure_connect_;
   std::vector<std::unique_ptr<ZkServer>> members_;
 };
 
