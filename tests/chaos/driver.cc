@@ -13,7 +13,14 @@
 //
 //   zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]
 //             [--max-duration S] [--workers N] [--session-timeout MS]
-//             [--worker-bin PATH] [--keep]
+//             [--worker-bin PATH] [--tls] [--keep]
+//
+// --tls: the same round over TLS. Certificates from scripts/test-certs (in
+// the run dir), every member with a secureClientPort that requires a client
+// certificate, the proxies forwarding to those ports, every worker (and the
+// orphan check) with mutual TLS. The proxies see only ciphertext then, so
+// the cut-after-create fault (it spots the create in the stream) is not
+// injected.
 //
 // Runs until at least --acquisitions acquisitions were recorded, every fault
 // kind was injected and --duration seconds have passed; fails if that takes
@@ -65,7 +72,14 @@ struct Options {
   int session_timeout = 4000;
   std::string worker_bin = ZKL_CHAOS_WORKER_BIN;
   bool keep = false;
+  bool tls = false;
 };
+
+// With --tls: the certificates (scripts/test-certs) the clients use.
+struct TlsFiles {
+  std::string ca, cert, key;
+};
+TlsFiles g_tls;
 
 Options g_opt;
 std::mt19937_64 g_rng;
@@ -192,6 +206,11 @@ const char *kFaultNames[kFaultKinds] = {
     "client-freeze"};
 const int kFaultWeights[kFaultKinds] = {2, 2, 2, 3, 3, 2, 3, 1, 3};
 
+// Over TLS the proxy forwards ciphertext: it cannot tell a create from any
+// other request, so it cannot cut right after one.
+bool Applicable(Fault f) { return !(g_opt.tls && f == kCutAfterCreate); }
+int Weight(int f) { return Applicable(static_cast<Fault>(f)) ? kFaultWeights[f] : 0; }
+
 std::map<std::string, uint64_t> g_fault_counts;  // injected, by name (+ details)
 std::vector<std::string> g_failures;             // run failures (not history violations)
 
@@ -264,6 +283,20 @@ bool ReadSession(const Worker &w, int64_t *id, std::string *passwd) {
   return true;
 }
 
+// After a black-hole of w (begun with proxy stats `before`): how many
+// connections its client gave up meanwhile and how many new ones it tried.
+// New ones stall before the handshake (with TLS: in the TLS handshake); a
+// client that gives them up too bounds its handshakes and retries.
+void CountBlackholed(Worker &w, const FaultProxy::Stats &before) {
+  FaultProxy::Stats after = w.proxy->stats();
+  uint64_t gave_up = after.blackhole_closed - before.blackhole_closed;
+  uint64_t tried = after.accepted - before.accepted;
+  g_fault_counts["black-holed(connections given up)"] += gave_up;
+  g_fault_counts["black-holed(new connections tried)"] += tried;
+  Log("  %s gave up %" PRIu64 " connection(s), tried %" PRIu64 " new one(s) meanwhile",
+      w.id.c_str(), gave_up, tried);
+}
+
 void Inject(Fault f) {
   switch (f) {
     case kLeaderKill: {
@@ -328,9 +361,11 @@ void Inject(Fault f) {
       Worker &w = PickWorker(g_opt.session_timeout * 2 / 3);
       int ms = g_opt.session_timeout + Rand(500, 2500);
       Log("fault %s: black-hole %s for %d ms", kFaultNames[f], w.id.c_str(), ms);
+      FaultProxy::Stats before = w.proxy->stats();
       w.proxy->SetBlackhole(true);
       SleepMs(ms);
       w.proxy->SetBlackhole(false);
+      CountBlackholed(w, before);
       break;
     }
     case kSessionExpire: {
@@ -351,8 +386,11 @@ void Inject(Fault f) {
         return;
       }
       Log("fault %s: cut %s off, then expire its session", kFaultNames[f], w.id.c_str());
+      FaultProxy::Stats before = w.proxy->stats();
       w.proxy->SetBlackhole(true);
       SleepMs(g_opt.session_timeout * 2 / 3 + 300);
+      // The takeover is a plain ZooKeeper client, so it uses the plaintext
+      // client ports, also with --tls: the same servers, the same sessions.
       bool ok = zkl_test::ExpireSession(g_ensemble->connect(), id, pw,
                                         std::chrono::milliseconds(15000));
       int heal = Rand(0, 2000);
@@ -360,6 +398,7 @@ void Inject(Fault f) {
       w.proxy->SetBlackhole(false);
       Log("  %s's session %" PRIx64 " %s, reconnect allowed %d ms later", w.id.c_str(), static_cast<uint64_t>(id),
           ok ? "expired" : "NOT expired (already gone?)", heal);
+      CountBlackholed(w, before);
       if (!ok) return;
       break;
     }
@@ -404,9 +443,23 @@ void Heal() {
 // No orphans: once every worker closed its client and the sessions they
 // abandoned expired, no lock path may keep a child node.
 
+// A ZooKeeper handle for the checks; with --tls over the secure ports with
+// the workers' certificates (verified, host name included).
+zhandle_t *CheckerHandle() {
+  if (!g_opt.tls) {
+    return zookeeper_init(g_ensemble->connect().c_str(), nullptr, 10000, nullptr, nullptr, 0);
+  }
+  zoo_tls_params_t tls{};
+  tls.ca_file = g_tls.ca.c_str();
+  tls.cert_file = g_tls.cert.c_str();
+  tls.key_file = g_tls.key.c_str();
+  tls.verify_hostname = 1;
+  return zookeeper_init_secure(g_ensemble->secure_connect().c_str(), nullptr, 10000, nullptr,
+                               nullptr, 0, nullptr, &tls, nullptr);
+}
+
 bool CheckNoOrphans(const std::string &prefix, std::string *detail) {
-  zhandle_t *zh = zookeeper_init(g_ensemble->connect().c_str(), nullptr, 10000, nullptr,
-                                 nullptr, 0);
+  zhandle_t *zh = CheckerHandle();
   if (zh == nullptr) {
     *detail = "cannot create a ZooKeeper handle";
     return false;
@@ -453,7 +506,7 @@ bool CheckNoOrphans(const std::string &prefix, std::string *detail) {
   std::fprintf(stderr,
                "usage: zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]\n"
                "                 [--max-duration S] [--workers N] [--session-timeout MS]\n"
-               "                 [--worker-bin PATH] [--keep]\n");
+               "                 [--worker-bin PATH] [--tls] [--keep]\n");
   std::exit(2);
 }
 
@@ -485,6 +538,8 @@ void ParseArgs(int argc, char **argv) {
       g_opt.worker_bin = val();
     } else if (k == "--keep") {
       g_opt.keep = true;
+    } else if (k == "--tls") {
+      g_opt.tls = true;
     } else {
       Usage();
     }
@@ -507,9 +562,10 @@ int main(int argc, char **argv) {
   g_rng.seed(g_opt.seed);
   g_start_ns = MonotonicNs();
   signal(SIGPIPE, SIG_IGN);
-  std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "), %d workers, session "
+  std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "%s), %d workers%s, session "
               "timeout %d ms, target >= %" PRIu64 " acquisitions and >= %d s (at most %d s)\n",
-              g_opt.seed, g_opt.seed, g_opt.workers, g_opt.session_timeout, g_opt.acquisitions,
+              g_opt.seed, g_opt.seed, g_opt.tls ? " --tls" : "", g_opt.workers,
+              g_opt.tls ? " over TLS" : "", g_opt.session_timeout, g_opt.acquisitions,
               g_opt.duration_s, g_opt.max_duration_s);
   std::fflush(stdout);
 
@@ -526,36 +582,56 @@ int main(int argc, char **argv) {
   zkl_chaos::Verdict verdict;
   try {
     zkl_test::QuietZkClientLogs();
-    g_ensemble = ZkEnsemble::Start(3);
-    Log("ensemble up: %s (leader %d)", g_ensemble->connect().c_str(), g_ensemble->LeaderIndex());
+    std::vector<std::string> server_env;
+    if (g_opt.tls) {
+      std::string certs = g_dir + "/certs";
+      zkl_test::MakeTestCerts(certs);
+      g_tls = {certs + "/ca.pem", certs + "/client.crt", certs + "/client.key"};
+      server_env = {"ZK_TLS_DIR=" + certs, "ZK_TLS_CLIENT_AUTH=need"};
+    }
+    g_ensemble = ZkEnsemble::Start(3, server_env);
+    if (g_opt.tls && g_ensemble->secure_connect().empty()) {
+      throw std::runtime_error("the ensemble has no TLS ports (scripts/zk-server too old?)");
+    }
+    // What the clients connect to (through their proxies).
+    const std::string servers = g_opt.tls ? g_ensemble->secure_connect() : g_ensemble->connect();
+    Log("ensemble up: %s%s%s (leader %d)", g_ensemble->connect().c_str(),
+        g_opt.tls ? ", TLS " : "", g_opt.tls ? servers.c_str() : "", g_ensemble->LeaderIndex());
 
     std::mt19937_64 worker_seeds(g_opt.seed ^ 0x5eed);
     for (int i = 0; i < g_opt.workers; ++i) {
       Worker w;
       w.id = "w" + std::to_string(i + 1);
       w.proxy = std::make_unique<FaultProxy>();
-      w.proxy->Start(g_ensemble->connect());
+      w.proxy->Start(servers);
       w.history = g_dir + "/" + w.id + ".history";
       w.session_file = g_dir + "/" + w.id + ".session";
       w.log = g_dir + "/" + w.id + ".log";
       g_workers.push_back(std::move(w));
     }
     for (Worker &w : g_workers) {
-      w.pid = Spawn({g_opt.worker_bin, "--id", w.id, "--servers", w.proxy->connect(),
-                     "--history", w.history, "--session-file", w.session_file, "--resource",
-                     resource, "--prefix", prefix, "--seed", std::to_string(worker_seeds()),
-                     "--session-timeout", std::to_string(g_opt.session_timeout),
-                     "--max-seconds", std::to_string(g_opt.max_duration_s + 120)},
-                    w.log);
+      std::vector<std::string> args = {
+          g_opt.worker_bin, "--id", w.id, "--servers", w.proxy->connect(),
+          "--history", w.history, "--session-file", w.session_file, "--resource",
+          resource, "--prefix", prefix, "--seed", std::to_string(worker_seeds()),
+          "--session-timeout", std::to_string(g_opt.session_timeout),
+          "--max-seconds", std::to_string(g_opt.max_duration_s + 120)};
+      if (g_opt.tls) {
+        args.insert(args.end(), {"--tls-ca", g_tls.ca, "--tls-cert", g_tls.cert,
+                                 "--tls-key", g_tls.key});
+      }
+      w.pid = Spawn(args, w.log);
     }
     Log("%d workers started (histories in %s)", g_opt.workers, g_dir.c_str());
 
     // Every kind once, in a random order, then random by weight.
     std::vector<Fault> plan;
-    for (int f = 0; f < kFaultKinds; ++f) plan.push_back(static_cast<Fault>(f));
+    for (int f = 0; f < kFaultKinds; ++f) {
+      if (Applicable(static_cast<Fault>(f))) plan.push_back(static_cast<Fault>(f));
+    }
     std::shuffle(plan.begin(), plan.end(), g_rng);
     int total_weight = 0;
-    for (int wgt : kFaultWeights) total_weight += wgt;
+    for (int f = 0; f < kFaultKinds; ++f) total_weight += Weight(f);
     size_t next = 0;
     int64_t last_progress = 0;
     int consecutive_failures = 0;
@@ -585,7 +661,7 @@ int main(int argc, char **argv) {
       } else {
         int pick = Rand(0, total_weight - 1);
         int k = 0;
-        while (pick >= kFaultWeights[k]) pick -= kFaultWeights[k++];
+        while (pick >= Weight(k)) pick -= Weight(k++);
         f = static_cast<Fault>(k);
       }
       try {
@@ -674,12 +750,17 @@ int main(int argc, char **argv) {
   }
   verdict = zkl_chaos::Check(history);
 
-  std::printf("\n==== chaos report (seed %" PRIu64 ", %.0f s, %d workers, 3-node ensemble, "
+  std::printf("\n==== chaos report%s (seed %" PRIu64 ", %.0f s, %d workers, 3-node ensemble, "
               "session timeout %d ms) ====\n",
-              g_opt.seed, Elapsed(), g_opt.workers, g_opt.session_timeout);
+              g_opt.tls ? " over TLS" : "", g_opt.seed, Elapsed(), g_opt.workers,
+              g_opt.session_timeout);
   std::printf("faults injected:");
   uint64_t nfaults = 0;
   for (int f = 0; f < kFaultKinds; ++f) {
+    if (!Applicable(static_cast<Fault>(f))) {
+      std::printf(" %s=n/a(TLS)", kFaultNames[f]);
+      continue;
+    }
     uint64_t n = g_fault_counts[kFaultNames[f]];
     nfaults += n;
     std::printf(" %s=%" PRIu64, kFaultNames[f], n);
@@ -690,6 +771,7 @@ int main(int argc, char **argv) {
   }
   std::printf("\n");
   for (int f = 0; f < kFaultKinds; ++f) {
+    if (!Applicable(static_cast<Fault>(f))) continue;
     if (g_fault_counts[kFaultNames[f]] == 0 && g_failures.empty()) {
       g_failures.push_back(std::string("fault kind never injected: ") + kFaultNames[f]);
     }

@@ -7,6 +7,7 @@
 //                    [--acquire-timeout MS]
 //                    [--recipes fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair,multi]
 //                    [--max-seconds S] [--max-acquisitions N]
+//                    [--tls-ca FILE [--tls-cert FILE --tls-key FILE]]
 //
 // One zkl client; a loop that picks a recipe at random, acquires it (blocking,
 // async or try; campaign or start for elections), holds it for a random
@@ -52,6 +53,7 @@ void OnSignal(int) { g_stop = 1; }
 
 struct Options {
   std::string id, servers, history, resource, session_file, prefix = "/chaos";
+  std::string tls_ca, tls_cert, tls_key;  // TLS (mutual with cert + key) when tls_ca is set
   uint64_t seed = 1;
   int session_timeout = 4000;
   int leases = 2;
@@ -543,6 +545,9 @@ void ParseArgs(int argc, char **argv) {
     else if (k == "--acquire-timeout") g_opt.acquire_timeout = std::atoi(v.c_str());
     else if (k == "--recipes") g_opt.recipes = v;
     else if (k == "--max-seconds") g_opt.max_seconds = std::atoi(v.c_str());
+    else if (k == "--tls-ca") g_opt.tls_ca = v;
+    else if (k == "--tls-cert") g_opt.tls_cert = v;
+    else if (k == "--tls-key") g_opt.tls_key = v;
     else if (k == "--max-acquisitions") g_opt.max_acquisitions = std::strtoull(v.c_str(), nullptr, 10);
     else if (k == "--long-hold-ms") {
       if (std::sscanf(v.c_str(), "%d:%d", &g_opt.long_hold_min, &g_opt.long_hold_max) != 2 ||
@@ -703,6 +708,11 @@ int main(int argc, char **argv) {
   zkl_client_options_init(&co, ZKL_CLIENT_OPTIONS_VERSION);
   co.servers = g_opt.servers.c_str();
   co.session_timeout_ms = g_opt.session_timeout;
+  if (!g_opt.tls_ca.empty()) {
+    co.tls_ca_file = g_opt.tls_ca.c_str();
+    co.tls_cert_file = g_opt.tls_cert.empty() ? nullptr : g_opt.tls_cert.c_str();
+    co.tls_key_file = g_opt.tls_key.empty() ? nullptr : g_opt.tls_key.c_str();
+  }
   int rc = zkl_client_new(&co, &g_client);
   if (rc != 0) Die("client: %s", zkl_strerror(rc));
   rc = zkl_client_wait_connected(g_client, 30000);
