@@ -73,6 +73,12 @@ zkl_client *client_new(struct common *co) {
   if (rc == ZKL_EINVAL) {
     die(EXIT_ZKL, "invalid server list '%s' (want host:port[,host:port...])", co->servers);
   }
+  if (rc == ZKL_ECERT && co->tls_ca) {
+    /* At creation ECERT is about the local files, not the server's chain. */
+    die(EXIT_ZKL, "cannot use the TLS files: --tls-ca, --tls-cert or --tls-key is unreadable or "
+        "not PEM, the key does not match the certificate, or the key is encrypted and its "
+        "passphrase (--tls-key-password-file, $ZKL_TLS_KEY_PASSWORD) is missing or wrong");
+  }
   if (rc == ZKL_ENOTSUP && (co->tls_ca || co->sasl_mechanism)) {
     die(EXIT_ZKL, "cannot use %s%s%s: %s", co->tls_ca ? "TLS" : "", co->tls_ca && co->sasl_mechanism ? " and " : "",
         co->sasl_mechanism ? "SASL" : "", zkl_strerror(rc));
@@ -81,13 +87,28 @@ zkl_client *client_new(struct common *co) {
   return c;
 }
 
+static int is_tls_error(int err) {
+  return err == ZKL_ETLS || err == ZKL_ECERT || err == ZKL_EHOSTNAME || err == ZKL_ECLIENTCERT;
+}
+
+/* err: the library's reason (zkl_client_wait_connected), ZKL_EAUTH if it
+ * gave none for a failed authentication. */
 static void connect_failed(zkl_client *c, const struct common *co, int err) {
   zkl_client_destroy(c);
   if (err == ZKL_EAUTH && co->sasl_mechanism) {
-    die(EXIT_ZKL, "ZooKeeper at %s rejected the SASL credentials", co->servers);
+    /* The KDC, the keytab and the server's principal all fail the same way. */
+    die(EXIT_ZKL, "SASL %s authentication with ZooKeeper at %s failed: the server rejected the "
+        "credentials, or none could be obtained%s", co->sasl_mechanism, co->servers,
+        strcmp(co->sasl_mechanism, "GSSAPI") == 0
+            ? " (check --sasl-user, --sasl-keytab or --sasl-ccache, KRB5_CONFIG, and that the "
+              "server's principal is zookeeper/HOST: see --sasl-host)"
+            : " (check --sasl-user and the password)");
   }
-  if (err == ZKL_EAUTH || err == 0) {
+  if (err == ZKL_EAUTH) { /* without SASL only digest auth (co->auth, wiped by now) can fail */
     die(EXIT_ZKL, "ZooKeeper at %s rejected the credentials given with --auth", co->servers);
+  }
+  if (co->tls_ca && is_tls_error(err)) {
+    die(EXIT_ZKL, "TLS connection to ZooKeeper at %s failed: %s", co->servers, zkl_strerror(err));
   }
   die(EXIT_ZKL, "cannot connect to ZooKeeper at %s: %s", co->servers, zkl_strerror(err));
 }
@@ -95,12 +116,13 @@ static void connect_failed(zkl_client *c, const struct common *co, int err) {
 void wait_connected(zkl_client *c, const struct common *co, int sfd) {
   int64_t deadline = now_ms() + co->connect_timeout_ms;
   int zfd = zkl_client_fd(c);
-  int auth_error = 0;
   info("connecting to %s", co->servers);
   for (;;) {
     int st = zkl_client_state(c);
     if (st == ZKL_SESSION_CONNECTED || st == ZKL_SESSION_RECONNECTED) break;
-    if (st == ZKL_SESSION_AUTH_FAILED) connect_failed(c, co, auth_error);
+    /* The reason is asked of the library, not taken from the event: the
+     * state can change before the event is read. */
+    if (st == ZKL_SESSION_AUTH_FAILED) connect_failed(c, co, zkl_client_wait_connected(c, 0));
     if (now_ms() >= deadline) {
       char d[32];
       format_duration(co->connect_timeout_ms, d, sizeof d);
@@ -124,13 +146,7 @@ void wait_connected(zkl_client *c, const struct common *co, int sfd) {
       }
     }
     zkl_event *ev = NULL;
-    while (zkl_client_next_event(c, &ev) == 0) {
-      if (zkl_event_type(ev) == ZKL_EVENT_SESSION &&
-          zkl_event_session_state(ev) == ZKL_SESSION_AUTH_FAILED) {
-        auth_error = zkl_event_error(ev);
-      }
-      zkl_event_free(ev);
-    }
+    while (zkl_client_next_event(c, &ev) == 0) zkl_event_free(ev);
   }
   uint64_t sid = 0;
   zkl_client_session_id(c, &sid);
