@@ -5,7 +5,8 @@
 #                    script builds and installs one under build/tools)
 #      ZKL_BUILD_DIR the core build dir (informational)
 # Installs its pinned Python test dependencies into a venv under build/,
-# starts its own ZooKeeper on a free loopback port, stops it on exit.
+# starts its own ZooKeeper on a free loopback port, stops it on exit (the
+# secured servers of test_secured.py: started and stopped by the tests).
 # Extra arguments go to pytest (e.g. -k elect).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -4,14 +4,18 @@ Environment (set by tools/test.sh):
   ZKL_BIN            the zkl executable under test
   ZKL_TEST_SERVERS   connect string of a shared server started by test.sh
   ZKL_SOURCE_DIR     the repository (for scripts/zk-server)
-Tests that pause a server get a private one (`private_zk`).
+Tests that pause a server get a private one (`private_zk`); the secured
+servers of test_secured.py are session fixtures in conftest.py.
 """
 import os
 import queue
 import re
+import shutil
 import subprocess
 import threading
 import time
+
+import pytest
 
 SOURCE_DIR = os.environ.get(
     "ZKL_SOURCE_DIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -163,10 +167,11 @@ class Zkl:
             p.kill()
 
 
-def start_server(d, attempts=3):
+def start_server(d, attempts=3, extra_env=None):
     """Starts a standalone server in directory d; returns its connect string.
+    extra_env: ZK_TLS_DIR, ZK_SASL_* ... (see scripts/zk-server).
     Retries: on a busy machine a JVM may be slow to come up."""
-    env = dict(os.environ, ZK_OWNER_PID=str(os.getpid()))
+    env = dict(os.environ, ZK_OWNER_PID=str(os.getpid()), **(extra_env or {}))
     errors = []
     for _ in range(attempts):
         r = subprocess.run([ZK_SERVER, "start", d], capture_output=True, text=True, timeout=120,
@@ -176,6 +181,21 @@ def start_server(d, attempts=3):
         errors.append(r.stderr.strip())
         subprocess.run([ZK_SERVER, "kill", d], capture_output=True, timeout=60)
     raise RuntimeError("zk-server start failed: " + "\n---\n".join(errors))
+
+
+def need_tools(*names):
+    """Skips the test when a system tool is missing -- except in CI (the CI
+    environment variable set), where scripts/install-deps installs them all
+    and a skip would hide a broken setup: there it fails. Also looks in the
+    sbin directories (krb5kdc, kdb5_util) that a user's PATH may lack."""
+    path = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
+    missing = [n for n in names if not shutil.which(n, path=path)]
+    if not missing:
+        return
+    why = "missing system tools: " + ", ".join(missing)
+    if os.environ.get("CI"):
+        pytest.fail(why + " (CI must have them: scripts/install-deps)")
+    pytest.skip(why)
 
 
 def zk_server(cmd, d):
