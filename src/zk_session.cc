@@ -91,7 +91,8 @@ ZkRc FromCode(int zrc) {
     case ZSESSIONMOVED: return ZkRc::kSessionMoved;
     case ZINVALIDSTATE: return ZkRc::kInvalidState;
     case ZCLOSING: return ZkRc::kClosing;
-    case ZAUTHFAILED: return ZkRc::kAuthFailed;
+    case ZAUTHFAILED:
+    case ZSESSIONCLOSEDREQUIRESASLAUTH: return ZkRc::kAuthFailed;
     case ZNOTHING: return ZkRc::kNothing;
     default: return ZkRc::kOther;
   }
@@ -115,6 +116,12 @@ NodeStat ToStat(const struct Stat &s) {
 
 void Deliver(const void *request, int zrc, ZkReply &reply) {
   if (current == nullptr) return;  // cannot happen: completions run inside our calls
+  if (zrc == ZSESSIONCLOSEDREQUIRESASLAUTH && !current->auth_failed_reported) {
+    // The server requires SASL (enforce.auth) and this client has none, or
+    // it failed: the session is closed; report it as the auth failure it is.
+    current->auth_failed_reported = true;
+    current->sink->OnZkState(ZkState::kAuthFailed);
+  }
   reply.rc = FromCode(zrc);
   reply.from_server = FromServer(zrc);
   current->sink->OnZkReply(const_cast<void *>(request), reply);

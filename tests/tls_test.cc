@@ -532,6 +532,21 @@ TEST(Sasl, DigestWithAWrongPasswordFailsWithEauth) {
   }
 }
 
+TEST(Sasl, NoSaslOnAServerThatRequiresItFailsWithEauth) {
+  // The server accepts the session, then closes it at the first request
+  // (enforce.auth): that is an authentication failure, not a ZooKeeper error.
+  Tls t;
+  t.servers = World().sasl().connect();
+  ClientPtr c;
+  ASSERT_EQ(t.Connect(20000, &c), 0);
+  LockPtr l = NewLock(c.get(), UniquePath("sasl-required"));
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(zkl_lock_acquire(l.get(), 1, 10000), ZKL_EAUTH);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(zkl_client_state(c.get()), ZKL_SESSION_AUTH_FAILED);
+  EXPECT_EQ(zkl_client_wait_connected(c.get(), 0), ZKL_EAUTH);
+}
+
 TEST(Sasl, DigestOverTlsOnOneConnection) {
   Tls t = MutualTls(World().sasl().secure_connect());
   t.sasl_mechanism = "DIGEST-MD5";
