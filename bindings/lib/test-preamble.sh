@@ -5,6 +5,11 @@
 # Makes sure ZKL_PREFIX is an install of libzkl (builds one into $work when
 # unset) and points pkg-config at it. zkl_start_zookeeper DIR starts a
 # standalone server under $work/DIR and prints its connect string.
+# zkl_start_tls_zookeeper DIR starts one with a mutual-TLS port (client
+# certificate required) and exports, for the suites' "tls" scenarios,
+# ZKL_TEST_TLS_SERVERS (its TLS connect string) and ZKL_TEST_TLS_DIR (the
+# scripts/test-certs files: ca.pem, client.crt, client.key, client-enc.key
+# with client-key.pass, other-ca.pem).
 # On exit it prints "<lang> binding: passed|FAILED in Ns".
 set -euo pipefail
 zkl_lang=${1:?usage: . test-preamble.sh LANG}
@@ -46,4 +51,15 @@ pkg-config --exists zkl || { echo "$zkl_lang: pkg-config cannot find zkl under $
 
 zkl_start_zookeeper() {  # DIR -> prints host:port
   ZK_OWNER_PID=$$ "$root/scripts/zk-server" start "$work/$1"
+}
+
+zkl_start_tls_zookeeper() {  # DIR -> exports ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR
+  local dir=$work/$1
+  "$root/scripts/test-certs" "$dir/certs" >/dev/null
+  ZK_OWNER_PID=$$ ZK_TLS_DIR=$dir/certs ZK_TLS_CLIENT_AUTH=need \
+    "$root/scripts/zk-server" start "$dir" >/dev/null
+  ZKL_TEST_TLS_SERVERS=$(cat "$dir/secure_connect")
+  ZKL_TEST_TLS_DIR=$dir/certs
+  export ZKL_TEST_TLS_SERVERS ZKL_TEST_TLS_DIR
+  log "TLS ZooKeeper at $ZKL_TEST_TLS_SERVERS (certificates in $ZKL_TEST_TLS_DIR)"
 }
