@@ -576,8 +576,10 @@ func (c *Client) State() SessionState {
 }
 
 // WaitConnected waits until the session is connected: nil, ErrAuth, ErrClosed,
-// or the context's error (matching ErrTimeout or ErrCanceled too). It parks
-// the goroutine on session events; it does not block an OS thread.
+// or the context's error (matching ErrTimeout or ErrCanceled too, or, when
+// the attempts failed for a reason libzkl knows, that reason: ErrTLS,
+// ErrCert, ErrHostname, ErrClientCert or ErrProtocol). It parks the
+// goroutine on session events; it does not block an OS thread.
 func (c *Client) WaitConnected(ctx context.Context) error {
 	for {
 		c.mu.Lock()
@@ -594,9 +596,24 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return ctxErr("connect", "", ctx)
+			return c.connectErr(ctx)
 		}
 	}
+}
+
+// connectErr is WaitConnected's error once ctx has ended. A failed TLS
+// handshake is no session event: libzkl's wait with a zero timeout (which
+// does not block) says why the last attempt failed, and that code replaces
+// ErrTimeout / ErrCanceled (the context's error stays wrapped).
+func (c *Client) connectErr(ctx context.Context) error {
+	err := ctxErr("connect", "", ctx).(*OpError)
+	switch rc := C.zkl_client_wait_connected(c.c, 0); {
+	case rc == 0:
+		return nil // connected meanwhile
+	case rc != zklEtimedout:
+		err.Err = Errno(rc)
+	}
+	return err
 }
 
 // SessionID returns the current session id (0 while there is none).

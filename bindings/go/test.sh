@@ -5,8 +5,9 @@
 #   ZKL_PREFIX       an install of libzkl; unset: the preamble builds one
 #   ZKL_SOURCE_DIR   the repository root (default: two levels up)
 #
-# Runs `go vet` and `go test -race -count=1 ./...`. The tests start their own
-# ZooKeeper servers on loopback with scripts/zk-server (TestMain stops them;
+# Runs `go vet` and `go test -race -count=1 ./...`. This script starts the
+# mutual-TLS ZooKeeper of tls_test.go (zkl_start_tls_zookeeper); the other
+# tests start their own ZooKeeper servers on loopback with scripts/zk-server (TestMain stops them;
 # zk-server's owner watch kills them should the test binary die) and build
 # tests/tools/zkl_hold.c for the cross-language test. No Go module is
 # downloaded (the module has no dependencies). LD_LIBRARY_PATH is not set:
@@ -39,5 +40,7 @@ cd "$here"
 log "$(go version), libzkl $(pkg-config --modversion zkl) from $ZKL_PREFIX"
 log "go vet"
 go vet ./...
+log "TLS ZooKeeper (the tls scenarios of tls_test.go)"
+zkl_start_tls_zookeeper zk-tls
 log "go test -race"
 go test -race -count=1 -timeout 6m ./...

@@ -1,0 +1,142 @@
+package zkl_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zkl-project/zkl-go"
+)
+
+// The TLS scenarios of bindings/CONFORMANCE.md, against the mutual-TLS
+// ZooKeeper that test.sh starts (ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR).
+
+const (
+	tlsAttempt = 3 * time.Second  // connect timeout of one attempt, handshake included
+	tlsBound   = 10 * time.Second // a failing connect must end within this (no hang)
+)
+
+// tlsServer returns the TLS connect string and the certificates dir; it
+// skips without them, and fails under CI.
+func tlsServer(t *testing.T) (string, string) {
+	t.Helper()
+	servers, certs := os.Getenv("ZKL_TEST_TLS_SERVERS"), os.Getenv("ZKL_TEST_TLS_DIR")
+	if servers == "" || certs == "" {
+		const why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	return servers, certs
+}
+
+// tlsConfig is a client config for the TLS server: ca and, when not empty,
+// cert and key name files of the certificates dir.
+func tlsConfig(t *testing.T, ca, cert, key, keyPassword string) zkl.Config {
+	servers, certs := tlsServer(t)
+	at := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		return filepath.Join(certs, name)
+	}
+	return zkl.Config{
+		Servers: servers, SessionTimeout: 6 * time.Second, ConnectTimeout: tlsAttempt,
+		TLS: &zkl.TLSConfig{CAFile: at(ca), CertFile: at(cert), KeyFile: at(key), KeyPassword: keyPassword},
+	}
+}
+
+// tlsConnectFails asserts that connecting with cfg fails with want, within
+// the bound.
+func tlsConnectFails(t *testing.T, cfg zkl.Config, want error) {
+	t.Helper()
+	// Each of the retried attempts logs an error: not in the test output.
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
+	start := time.Now()
+	// Waits past one attempt: the error says why the attempts failed.
+	ctx, cancel := context.WithTimeout(context.Background(), tlsAttempt+2*time.Second)
+	defer cancel()
+	c, err := zkl.Connect(ctx, cfg)
+	if err == nil {
+		c.Close()
+		t.Fatal("connected")
+	}
+	if !errors.Is(err, want) {
+		t.Fatalf("connect: %v, want %v", err, want)
+	}
+	if d := time.Since(start); d > tlsBound {
+		t.Fatalf("connect failed after %v (bound %v)", d, tlsBound)
+	}
+}
+
+func TestTLS_tls_lock_and_election(t *testing.T) {
+	cfg := tlsConfig(t, "ca.pem", "client.crt", "client.key", "")
+	a, b := connect(t, cfg), connect(t, cfg)
+	path := uniquePath(t)
+	ctx := ctxFor(t, 30*time.Second)
+
+	l := newLock(t, a, path+"/lock", nil)
+	if err := l.Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := l.FencingToken(); err != nil || tok == 0 || !l.IsHeld() {
+		t.Fatalf("held over TLS: token %d %v, held %v", tok, err, l.IsHeld())
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if l.IsHeld() {
+		t.Fatal("held after release")
+	}
+
+	e := newElection(t, a, path+"/election", zkl.ElectionFair, "alpha", nil)
+	term, err := e.Campaign(ctx)
+	if err != nil || !e.IsLeader() {
+		t.Fatalf("campaign over TLS: %v, leader %v", err, e.IsLeader())
+	}
+	obs, err := b.NewObserver(path+"/election", zkl.ElectionFair, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer obs.Close()
+	waitLeader(t, obs, "alpha", 10*time.Second)
+	if got, err := obs.Term(); err != nil || got != term {
+		t.Fatalf("observer's term %d %v, want %d", got, err, term)
+	}
+	if err := e.Resign(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTLS_tls_encrypted_key(t *testing.T) {
+	_, certs := tlsServer(t)
+	pass, err := os.ReadFile(filepath.Join(certs, "client-key.pass"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, tlsConfig(t, "ca.pem", "client.crt", "client-enc.key", strings.TrimSpace(string(pass))))
+	l := newLock(t, c, uniquePath(t), nil)
+	if err := l.Lock(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTLS_tls_wrong_ca(t *testing.T) {
+	// The server's chain ends in ca.pem, not in the CA trusted here.
+	tlsConnectFails(t, tlsConfig(t, "other-ca.pem", "client.crt", "client.key", ""), zkl.ErrCert)
+}
+
+func TestTLS_tls_no_client_cert(t *testing.T) {
+	// The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
+	tlsConnectFails(t, tlsConfig(t, "ca.pem", "", "", ""), zkl.ErrClientCert)
+}
