@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI entry of the Python binding: builds the package into a venv and runs its
 # pytest suite against real ZooKeeper servers (started by the tests through
-# scripts/zk-server on loopback, stopped on exit).
+# scripts/zk-server on loopback, stopped on exit; the mutual-TLS one of
+# tests/test_tls.py by this script, see zkl_start_tls_zookeeper).
 #
 # Environment (as set by scripts/test; all optional):
 #   ZKL_PREFIX       an install of libzkl; if unset, libzkl is built from
@@ -27,6 +28,9 @@ log "building and installing the package (SWIG + extension) against $ZKL_PREFIX"
 rm -rf "$here/build" "$here/src/zkl.egg-info"  # no stale extension linked elsewhere
 "${pip[@]}" install --force-reinstall --no-deps "$here"
 rm -rf "$here/build" "$here/src/zkl.egg-info"
+
+log "TLS ZooKeeper (the tls scenarios)"
+zkl_start_tls_zookeeper zk-tls
 
 log "pytest"
 cd "$here/tests"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
 
 from . import capi as _c
-from ._errors import BadPath, Closed, InvalidArgument, check, error_for
+from ._errors import BadPath, Closed, InvalidArgument, ZklError, check, error_for
 from ._events import (
     Acl, ElectionKind, Event, EventType, LockKind, LogLevel, OnRevoke, SessionState, _enum_or_int,
 )
@@ -301,7 +301,8 @@ class Client:
         check(_c.zkl_client_wait_connected(self._handle(), _ms(timeout)), "wait_connected")
 
     async def wait_connected_async(self, timeout: Optional[float] = 30.0) -> None:
-        """Waits on the running loop until the session is connected."""
+        """Waits on the running loop until the session is connected; TimedOut /
+        AuthFailed / a TLS error, as wait_connected()."""
         loop = self.attach()
         ms = _ms(timeout)
         if self.connected:
@@ -312,8 +313,7 @@ class Client:
         self._session_waiters.append(fut)
         timer = None
         if ms >= 0:
-            timer = loop.call_later(ms / 1000.0, _fail_future, fut,
-                                    lambda: error_for(_c.ZKL_ETIMEDOUT, "wait_connected"))
+            timer = loop.call_later(ms / 1000.0, _fail_future, fut, self._connect_error)
         try:
             if self.connected:  # connected between the check and now
                 return
@@ -323,6 +323,13 @@ class Client:
                 timer.cancel()
             if fut in self._session_waiters:
                 self._session_waiters.remove(fut)
+
+    def _connect_error(self) -> ZklError:
+        """The error of a connect wait that ran out: a failed TLS handshake is
+        no session event, but libzkl's wait with a zero timeout (it does not
+        block) says why the attempts failed (e.g. CertificateError)."""
+        rc = _c.zkl_client_wait_connected(self._handle(), 0)
+        return error_for(rc if rc < 0 else _c.ZKL_ETIMEDOUT, "wait_connected")
 
     @property
     def state(self) -> SessionState:

@@ -1,0 +1,98 @@
+"""The TLS scenarios of bindings/CONFORMANCE.md, against the mutual-TLS
+ZooKeeper that test.sh starts (ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR)."""
+import os
+import time
+
+import pytest
+
+import zkl
+from conftest import run, wait_until
+
+ATTEMPT = 3.0  # connect timeout of one attempt, TLS handshake included
+BOUND = 10.0   # a failing connect must end within this (no hang)
+
+
+@pytest.fixture(scope="module")
+def tls():
+    """(servers, certificates dir) of the suite's TLS server."""
+    servers = os.environ.get("ZKL_TEST_TLS_SERVERS")
+    certs = os.environ.get("ZKL_TEST_TLS_DIR")
+    if not servers or not certs:
+        why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    return servers, certs
+
+
+def tls_client(tls, ca="ca.pem", cert="client.crt", key="client.key", wait=20.0, **kw):
+    servers, certs = tls
+    at = lambda name: name and os.path.join(certs, name)  # noqa: E731
+    return zkl.Client.connect(servers, timeout=wait, connect_timeout=ATTEMPT,
+                              tls_ca_file=at(ca), tls_cert_file=at(cert), tls_key_file=at(key),
+                              **kw)
+
+
+def fails_within_bound(tls, error, **kw):
+    t0 = time.monotonic()
+    with pytest.raises(error):
+        # Waits past one attempt: the error says why the attempts failed.
+        tls_client(tls, wait=ATTEMPT + 2, **kw).close()
+    assert time.monotonic() - t0 < BOUND
+
+
+def test_tls_lock_and_election(tls):
+    path = f"/zkl-py-tls/{os.getpid()}-{time.monotonic_ns()}"
+    with tls_client(tls) as a, tls_client(tls) as b:
+        lock = a.lock(path + "/lock")
+        assert lock.acquire(timeout=10) > 0
+        assert lock.is_held
+        lock.release()
+        assert not lock.is_held
+
+        election = a.election(path + "/election", "alpha")
+        term = election.campaign(timeout=10)
+        assert election.is_leader
+        observer = b.observer(path + "/election")
+        wait_until(lambda: observer.leader == "alpha", client=b, what="leader seen over TLS")
+        assert observer.term == term
+        election.resign()
+
+
+def test_tls_encrypted_key(tls):
+    with open(os.path.join(tls[1], "client-key.pass")) as f:
+        passphrase = f.read().strip()
+    with tls_client(tls, key="client-enc.key", tls_key_password=passphrase) as c:
+        lock = c.lock(f"/zkl-py-tls/{os.getpid()}-{time.monotonic_ns()}-enc")
+        assert lock.acquire(timeout=10) > 0
+        lock.release()
+
+
+def test_tls_wrong_ca(tls):
+    # The server's chain ends in ca.pem, not in the CA trusted here.
+    fails_within_bound(tls, zkl.CertificateError, ca="other-ca.pem")
+
+
+def test_tls_no_client_cert(tls):
+    # The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
+    fails_within_bound(tls, zkl.ClientCertificateError, cert=None, key=None)
+
+
+def test_tls_wrong_ca_async(tls):
+    # The asyncio wait reports the reason too, not only TimedOut.
+    servers, certs = tls
+
+    async def connect():
+        c = zkl.Client(servers, connect_timeout=ATTEMPT, logger=None,
+                       tls_ca_file=os.path.join(certs, "other-ca.pem"),
+                       tls_cert_file=os.path.join(certs, "client.crt"),
+                       tls_key_file=os.path.join(certs, "client.key"))
+        try:
+            await c.wait_connected_async(ATTEMPT + 2)
+        finally:
+            c.close()
+
+    t0 = time.monotonic()
+    with pytest.raises(zkl.CertificateError):
+        run(connect())
+    assert time.monotonic() - t0 < BOUND
