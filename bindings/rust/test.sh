@@ -2,7 +2,8 @@
 # CI entry of the Rust binding: clippy (when installed) and every test of
 # the workspace (zkl-sys header drift, blocking, tokio, lost-lock,
 # conformance scenarios, Rust/C interop, doc tests) against a ZooKeeper
-# server of its own, stopped on exit.
+# server of its own, and the tls scenarios against a mutual-TLS one
+# (zkl_start_tls_zookeeper), stopped on exit.
 #
 # Environment: ZKL_PREFIX (installed libzkl; built into a temporary prefix
 # when unset), ZKL_SOURCE_DIR (repository root). CARGO_TARGET_DIR defaults
@@ -26,6 +27,7 @@ log "zookeeper"
 export ZKL_TEST_SERVERS
 ZKL_TEST_SERVERS=$(zkl_start_zookeeper zk)
 echo "server $ZKL_TEST_SERVERS" >&2
+zkl_start_tls_zookeeper zk-tls  # for zkl/tests/tls.rs
 
 log "cargo test"
 cargo test --locked -j "$jobs" --workspace --all-features

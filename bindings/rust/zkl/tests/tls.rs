@@ -1,0 +1,107 @@
+//! The TLS scenarios of bindings/CONFORMANCE.md, against the mutual-TLS
+//! ZooKeeper that test.sh starts (ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR).
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::*;
+use zkl::{Client, ClientBuilder, ElectionKind, Error, Tls};
+
+/// Connect timeout of one attempt, TLS handshake included.
+const ATTEMPT: Duration = Duration::from_secs(3);
+/// A failing connect must end within this (no hang).
+const BOUND: Duration = Duration::from_secs(10);
+
+/// The TLS connect string and the certificates dir; `None` (the test is
+/// skipped) without them, a panic under CI.
+fn tls_server() -> Option<(String, PathBuf)> {
+    match (std::env::var("ZKL_TEST_TLS_SERVERS"), std::env::var_os("ZKL_TEST_TLS_DIR")) {
+        (Ok(servers), Some(dir)) if !servers.is_empty() => Some((servers, PathBuf::from(dir))),
+        _ => {
+            let why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)";
+            assert!(std::env::var_os("CI").is_none(), "{why}");
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
+}
+
+/// A builder for the TLS server: `ca` and, when given, the certificate and
+/// key name files of the certificates dir.
+fn tls_builder(ca: &str, cert_key: Option<(&str, &str)>, key_password: Option<String>) -> Option<ClientBuilder> {
+    let (servers, dir) = tls_server()?;
+    let at = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let tls = Tls {
+        ca_file: at(ca),
+        cert_file: cert_key.map(|(c, _)| at(c)),
+        key_file: cert_key.map(|(_, k)| at(k)),
+        key_password,
+        ..Tls::default()
+    };
+    Some(ClientBuilder::new(servers).session_timeout(Duration::from_secs(6)).connect_timeout(ATTEMPT).tls(tls))
+}
+
+fn mtls_client() -> Option<Client> {
+    Some(tls_builder("ca.pem", Some(("client.crt", "client.key")), None)?.connect(CONNECT).expect("connect over TLS"))
+}
+
+/// Connecting with `builder` fails with `want`, within the bound.
+fn connect_fails(builder: Option<ClientBuilder>, want: Error) {
+    let Some(builder) = builder else { return };
+    let t0 = Instant::now();
+    // Waits past one attempt: the error says why the attempts failed.
+    let err = builder.connect(ATTEMPT + Duration::from_secs(2)).map(drop).unwrap_err();
+    assert_eq!(err, want);
+    assert!(t0.elapsed() < BOUND, "failed after {:?}", t0.elapsed());
+}
+
+#[test]
+fn tls_lock_and_election() {
+    let (Some(a), Some(b)) = (mtls_client(), mtls_client()) else { return };
+    let path = unique_path("tls");
+
+    let lock = a.lock(&format!("{path}/lock")).unwrap();
+    let guard = lock.acquire_blocking(LONG).unwrap();
+    assert!(guard.is_held() && guard.fencing_token() > 0);
+    guard.release_blocking().unwrap();
+    assert!(!lock.is_held());
+
+    let election = a.election(&format!("{path}/election"), "alpha").unwrap();
+    let term = election.campaign_blocking(LONG).unwrap();
+    assert!(election.is_leader());
+    let observer = b.observer(&format!("{path}/election"), ElectionKind::Fair).unwrap();
+    let seen = loop {
+        match observer.next_leader_term(LONG).expect("no leader seen over TLS") {
+            Some((who, t)) if who == "alpha" => break t,
+            _ => continue,
+        }
+    };
+    assert_eq!(seen, term);
+    election.resign().unwrap();
+}
+
+#[test]
+fn tls_encrypted_key() {
+    let Some((_, dir)) = tls_server() else { return };
+    let pass = std::fs::read_to_string(dir.join("client-key.pass")).unwrap().trim().to_string();
+    let c = tls_builder("ca.pem", Some(("client.crt", "client-enc.key")), Some(pass))
+        .unwrap()
+        .connect(CONNECT)
+        .expect("connect with the encrypted key");
+    let guard = c.lock(&unique_path("tls-enc")).unwrap().acquire_blocking(LONG).unwrap();
+    guard.release_blocking().unwrap();
+}
+
+#[test]
+fn tls_wrong_ca() {
+    // The server's chain ends in ca.pem, not in the CA trusted here.
+    connect_fails(tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None), Error::Cert);
+}
+
+#[test]
+fn tls_no_client_cert() {
+    // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
+    connect_fails(tls_builder("ca.pem", None, None), Error::ClientCert);
+}
