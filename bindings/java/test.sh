@@ -7,8 +7,9 @@
 #   ZKL_SOURCE_DIR   the repository root (default: two levels up)
 #
 # Builds the JNI library (SWIG + cc, through Maven: native/build.sh), starts
-# a ZooKeeper server of its own on loopback (scripts/zk-server, through the
-# shared preamble; stopped on exit), and runs `mvn -B test` against it.
+# a ZooKeeper server of its own on loopback and a mutual-TLS one for TlsTest
+# (scripts/zk-server, through the shared preamble; stopped on exit), and
+# runs `mvn -B test` against them.
 # Exits non-zero on any failure.
 . "$(dirname "$0")/../lib/test-preamble.sh" java
 
@@ -20,6 +21,7 @@ fi
 
 connect=$(zkl_start_zookeeper zk | tail -n 1)
 log "ZooKeeper at $connect"
+zkl_start_tls_zookeeper zk-tls  # for TlsTest
 
 cd "$here"
 mvn -B -ntp test -Dzkl.test.connect="$connect" -Dzkl.source.dir="$root" \
