@@ -359,6 +359,12 @@ void Contender::ResyncWhenConnected() {
 
 void Contender::OnReply(const Reply &r) {
   if (IsSessionGone(r.rc)) return;  // OnSessionLost resets everything
+  if (r.rc == ZkRc::kOther && want_hold_ && !held_) {
+    // An answer the steps below do not expect (a throttled request...):
+    // the acquire ends with it rather than wait for a step that never comes.
+    Fail(ZKL_EZOOKEEPER);
+    return;
+  }
   switch (r.op) {
     case kCreate:
       CreateDone(r.rc, r.value, r.stat);

@@ -5,11 +5,14 @@
 #include "zookeeper.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <cstring>
 #include <set>
 #include <type_traits>
@@ -47,6 +50,7 @@ struct ZkSession::Impl {
   std::vector<unsigned char> sasl_secret;  // the same, as Cyrus wants it
   sasl_callback_t sasl_callbacks[5]{};
   bool auth_failed_reported = false;
+  bool tls = false;  // SIGPIPE is blocked around its calls (NoSigpipe)
   // GSSAPI: the credential cache GSS uses on this thread while our calls
   // run ("" = the process default), and the private one filled from a
   // client keytab (see Kerberos below).
@@ -67,13 +71,59 @@ namespace {
 // C client carries no context of its own).
 thread_local ZkSession::Impl *current = nullptr;
 
+// OpenSSL writes to its socket with write(2), which raises SIGPIPE when
+// the peer has gone (the C client's own sends use MSG_NOSIGNAL): a library
+// must not kill its host for that. Around a call into a TLS session the
+// thread blocks SIGPIPE and takes back one raised meanwhile, then restores
+// its mask (libpq does the same around OpenSSL).
+class NoSigpipe {
+ public:
+  NoSigpipe() {
+    sigset_t pipe = PipeSet();
+    pthread_sigmask(SIG_BLOCK, &pipe, &saved_mask_);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+  }
+  ~NoSigpipe() {
+    int saved_errno = errno;
+    sigset_t pending;
+    sigpending(&pending);
+    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
+      sigset_t pipe = PipeSet();
+      struct timespec zero {};
+      while (sigtimedwait(&pipe, nullptr, &zero) < 0 && errno == EINTR) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &saved_mask_, nullptr);
+    errno = saved_errno;
+  }
+
+ private:
+  static sigset_t PipeSet() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    return set;
+  }
+  sigset_t saved_mask_;
+  bool was_pending_ = false;
+};
+
 class Running {
  public:
-  explicit Running(ZkSession::Impl *impl) : saved_(current) { current = impl; }
-  ~Running() { current = saved_; }
+  explicit Running(ZkSession::Impl *impl) : saved_(current) {
+    current = impl;
+    if (impl->tls && saved_ == nullptr) no_sigpipe_.emplace();  // the outermost call only
+  }
+  ~Running() {
+    no_sigpipe_.reset();
+    current = saved_;
+  }
 
  private:
   ZkSession::Impl *saved_;
+  std::optional<NoSigpipe> no_sigpipe_;
 };
 
 ZkRc FromCode(int zrc) {
@@ -85,7 +135,8 @@ ZkRc FromCode(int zrc) {
     case ZBADVERSION: return ZkRc::kBadVersion;
     case ZNOAUTH: return ZkRc::kNoAuth;
     case ZBADARGUMENTS: return ZkRc::kBadArguments;
-    case ZCONNECTIONLOSS: return ZkRc::kConnectionLoss;
+    case ZCONNECTIONLOSS:
+    case ZSSLCONNECTIONERROR: return ZkRc::kConnectionLoss;  // the C client reconnects
     case ZOPERATIONTIMEOUT: return ZkRc::kOperationTimeout;
     case ZSESSIONEXPIRED: return ZkRc::kSessionExpired;
     case ZSESSIONMOVED: return ZkRc::kSessionMoved;
@@ -597,6 +648,7 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     impl->acl = &impl->creator_acl;
   }
   SetClientLogLevelOnce();
+  impl->tls = !params.tls_ca_file.empty();
   Running running(impl.get());
   zoo_sasl_params_t sasl{};
   zoo_sasl_params_t *sasl_params = nullptr;

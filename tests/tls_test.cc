@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "fault_proxy.h"
 #include "test_support.h"
 
 using namespace zkl_test;
@@ -428,6 +429,36 @@ TEST(Tls, ReconnectsToTheSameSessionAfterTheServerRestarts) {
   EXPECT_EQ(again, session);
   EXPECT_EQ(zkl_lock_is_held(l.get()), 1);
   EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
+TEST(Tls, AnAcquireOutlastsHandshakesThatBreak) {
+  // While the server is down, the proxy in front of it closes every new
+  // connection: each TLS handshake breaks. That is a connection loss to
+  // retry, not a ZooKeeper error that ends the acquire (the C client
+  // reports it as ZSSLCONNECTIONERROR; the chaos run over TLS found it).
+  // OpenSSL's writes to the closed sockets must not raise SIGPIPE in this
+  // process either (it died of it before zkl blocked SIGPIPE around them).
+  auto server = ZkServer::StartStandalone({"ZK_TLS_DIR=" + World().certs()});
+  zkl_test::FaultProxy proxy;
+  proxy.Start(server->secure_connect());
+  Tls t = MutualTls(proxy.connect());
+  t.session_timeout_ms = 30000;
+  ClientPtr c;
+  ASSERT_EQ(t.Connect(20000, &c), 0);
+  LockPtr l = NewLock(c.get(), UniquePath("tls-broken-handshakes"));
+  server->Kill();
+  proxy.DropAll();
+  // Back after a while: long enough for several broken handshakes.
+  std::thread restart([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    server->Start();
+  });
+  int rc = zkl_lock_acquire(l.get(), 1, 20000);
+  restart.join();
+  EXPECT_EQ(rc, 0) << zkl_strerror(rc);
+  if (rc == 0) {
+    EXPECT_EQ(zkl_lock_release(l.get(), 1), 0);
+  }
 }
 
 TEST(Tls, ThePassphraseNeverAppearsInALogLine) {
