@@ -164,6 +164,10 @@ export class Client extends EventEmitter {
   /** Statistics of the client and its handles. */
   stats(): Stats;
 
+  /**
+   * Resolves once connected; a wait that runs out rejects with why the
+   * attempts failed (a TLS error such as ZKL_ECERT) or ZKL_ETIMEDOUT.
+   */
   connected(options?: WaitOptions): Promise<void>;
   /** A lock handle, not acquired. */
   createLock(path: string, options?: LockOptions): Lock;

@@ -5,8 +5,9 @@
 #
 # npm ci (pinned lock file), builds the addon against the installed Node
 # headers (nothing downloaded), type-checks index.d.ts, checks that the
-# generated constants are current, starts a ZooKeeper server (stopped on
-# exit) and runs `node --test`. Non-zero on any failure.
+# generated constants are current, starts a ZooKeeper server and a
+# mutual-TLS one (stopped on exit) and runs `node --test`. Non-zero on any
+# failure.
 . "$(dirname "$0")/../lib/test-preamble.sh" node
 export LD_LIBRARY_PATH=$zkl_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
@@ -48,6 +49,7 @@ log "start ZooKeeper"
 ZKL_TEST_SERVERS=$(zkl_start_zookeeper zk)
 export ZKL_TEST_SERVERS
 echo "ZooKeeper at $ZKL_TEST_SERVERS" >&2
+zkl_start_tls_zookeeper zk-tls  # for test/tls.test.js
 
 log "node --test"
 # Every wait in the tests is bounded; this bounds the whole run as well.

@@ -788,7 +788,11 @@ class Client extends EventEmitter {
     for (const w of [...this._waiters]) w(errno);
   }
 
-  /** Resolves once the session is connected. Options: timeout (ms), signal. */
+  /**
+   * Resolves once the session is connected. Options: timeout (ms), signal.
+   * A wait that runs out rejects with why the attempts failed (a TLS error
+   * such as ZKL_ECERT, ZKL_EPROTOCOL) or ZKL_ETIMEDOUT.
+   */
   connected({ timeout, signal } = {}) {
     return new Promise((resolve, reject) => {
       const ms = toTimeout(timeout);
@@ -809,9 +813,17 @@ class Client extends EventEmitter {
       };
       this._waiters.add(settle);
       this._retain();
-      if (ms >= 0) timer = setTimeout(() => settle(codes.ETIMEDOUT), ms);
+      if (ms >= 0) timer = setTimeout(() => settle(this._connectError()), ms);
       if (signal) signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  // The error of a connected() wait that ran out: a failed TLS handshake is
+  // no session event, but libzkl keeps why the attempts failed (ZKL_ECERT,
+  // ...; ZKL_ETIMEDOUT without a reason). null: connected meanwhile.
+  _connectError() {
+    const rc = native.clientConnectError(this._h);
+    return rc === 0 ? null : rc;
   }
 
   /**

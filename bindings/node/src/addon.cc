@@ -532,6 +532,16 @@ napi_value ClientSessionTimeout(napi_env env, napi_callback_info info) {
   return Int(env, zkl_client_session_timeout(c));
 }
 
+// clientConnectError(h): zkl_client_wait_connected with a zero timeout
+// (does not block): 0 when connected, else why the attempts failed (a TLS
+// error, ...) or ZKL_ETIMEDOUT; a failed handshake is no session event.
+napi_value ClientConnectError(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  return Int(env, zkl_client_wait_connected(c, 0));
+}
+
 // A *_stats JSON document as a string, or an error code.
 napi_value StatsValue(napi_env env, int rc, char *json, size_t len) {
   if (rc < 0) return Int(env, rc);
@@ -988,6 +998,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientSessionTimeout", ClientSessionTimeout},
       {"clientSessionPassword", ClientSessionPassword},
       {"clientStats", ClientStats},
+      {"clientConnectError", ClientConnectError},
       {"lockNew", LockNew},
       {"lockAcquireAsync", AcquireAsync<zkl_lock, zkl_lock_acquire_async>},
       {"lockReleaseAsync", ReleaseAsync<zkl_lock, zkl_lock_release_async>},
