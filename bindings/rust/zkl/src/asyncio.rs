@@ -143,7 +143,12 @@ impl ClientBuilder {
     pub async fn connect_async(self, timeout: Duration) -> Result<Client> {
         let client = self.build()?;
         match tokio::time::Instant::now().checked_add(timeout) {
-            Some(deadline) => tokio::time::timeout_at(deadline, client.connected()).await.map_err(|_| Error::Timeout)??,
+            Some(deadline) => match tokio::time::timeout_at(deadline, client.connected()).await {
+                Ok(connected) => connected?,
+                // Why the attempts failed (a TLS error...), else Timeout: a
+                // failed handshake is no session event to wake `connected`.
+                Err(_) => client.wait_connected(Duration::ZERO)?,
+            },
             None => client.connected().await?,
         }
         Ok(client)

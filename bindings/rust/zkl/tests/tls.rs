@@ -47,14 +47,25 @@ fn mtls_client() -> Option<Client> {
     Some(tls_builder("ca.pem", Some(("client.crt", "client.key")), None)?.connect(CONNECT).expect("connect over TLS"))
 }
 
-/// Connecting with `builder` fails with `want`, within the bound.
+/// Connecting with `builder` fails with `want`, within the bound; with the
+/// tokio feature, `connect_async` says the same.
 fn connect_fails(builder: Option<ClientBuilder>, want: Error) {
     let Some(builder) = builder else { return };
+    #[cfg(feature = "tokio")]
+    let again = builder.clone();
     let t0 = Instant::now();
     // Waits past one attempt: the error says why the attempts failed.
     let err = builder.connect(ATTEMPT + Duration::from_secs(2)).map(drop).unwrap_err();
     assert_eq!(err, want);
     assert!(t0.elapsed() < BOUND, "failed after {:?}", t0.elapsed());
+    #[cfg(feature = "tokio")]
+    {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let t0 = Instant::now();
+        let err = rt.block_on(again.connect_async(ATTEMPT + Duration::from_secs(2))).map(drop).unwrap_err();
+        assert_eq!(err, want, "connect_async");
+        assert!(t0.elapsed() < BOUND, "connect_async failed after {:?}", t0.elapsed());
+    }
 }
 
 #[test]
