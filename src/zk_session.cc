@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <ctime>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <set>
 #include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "zkl.h"
@@ -51,6 +53,9 @@ struct ZkSession::Impl {
   sasl_callback_t sasl_callbacks[5]{};
   bool auth_failed_reported = false;
   bool tls = false;  // SIGPIPE is blocked around its calls (NoSigpipe)
+  // Recent C client log lines: when each was last logged, how often it came
+  // since (LogLine says a repeated line once per window).
+  std::unordered_map<std::string, std::pair<std::chrono::steady_clock::time_point, int>> log_repeats;
   // GSSAPI: the credential cache GSS uses on this thread while our calls
   // run ("" = the process default), and the private one filled from a
   // client keytab (see Kerberos below).
@@ -266,6 +271,8 @@ void NodeWatcher(zhandle_t *zh, int type, int, const char *path, void *ctx) {
   impl->sink->OnZkWatch(reinterpret_cast<uintptr_t>(ctx), ToWatchType(type), path ? path : "");
 }
 
+constexpr std::chrono::seconds kLogRepeatWindow{10};
+
 // The C client's log lines: "<time>:<pid>:ZOO_<LEVEL>@<func>@<line>: <text>".
 void LogLine(const char *line) {
   if (current == nullptr) return;
@@ -277,7 +284,26 @@ void LogLine(const char *line) {
   if (level > current->log_level) return;
   size_t text = s.find("@");
   text = text == std::string_view::npos ? 0 : s.find(": ", text);
-  current->sink->OnZkLog(level, text == std::string_view::npos ? s : s.substr(text + 2));
+  std::string_view message = text == std::string_view::npos ? s : s.substr(text + 2);
+  // A server that keeps failing (a wrong certificate, a refused port) makes
+  // the C client say the same every attempt, several times a second: say it
+  // once per kLogRepeatWindow, with how often it came meanwhile.
+  auto now = std::chrono::steady_clock::now();
+  auto &repeats = current->log_repeats;
+  if (repeats.size() > 64) repeats.clear();
+  auto [it, first] = repeats.try_emplace(std::string(message), now, 0);
+  if (!first && now - it->second.first < kLogRepeatWindow) {
+    ++it->second.second;
+    return;
+  }
+  int suppressed = first ? 0 : it->second.second;
+  it->second = {now, 0};
+  if (suppressed == 0) {
+    current->sink->OnZkLog(level, message);
+  } else {
+    current->sink->OnZkLog(level, std::string(message) + " (and " + std::to_string(suppressed) +
+                                      " times more since it was last logged)");
+  }
 }
 
 // The C client filters by one process-wide level before it formats a line.

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -334,6 +335,22 @@ TEST(Tls, ServerRequiresAClientCertificateAndNoneIsGiven) {
 TEST(Tls, ServerCertificateFromAnotherCa) {
   Tls t = MutualTls(World().other_ca().secure_connect());
   EXPECT_EQ(t.Connect(kFailWaitMs), ZKL_ECERT);
+}
+
+TEST(Tls, AServerThatKeepsFailingIsLoggedOncePerWindowNotPerAttempt) {
+  // Every attempt fails the same way, several a second; the log says so
+  // once (within zkl's 10 s window), not once per attempt.
+  Logs logs;
+  Tls t = MutualTls(World().other_ca().secure_connect());
+  t.logs = &logs;
+  ClientPtr c;
+  EXPECT_EQ(t.Connect(3000, &c), ZKL_ECERT);
+  DrainLogs(c.get());
+  std::lock_guard<std::mutex> g(logs.mu);
+  std::map<std::string, int> seen;
+  for (const std::string &line : logs.lines) ++seen[line];
+  for (const auto &[line, n] : seen) EXPECT_EQ(n, 1) << line;
+  EXPECT_LT(logs.lines.size(), 15u) << logs.All();
 }
 
 TEST(Tls, ServerCertificateForAnotherHostName) {
