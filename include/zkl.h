@@ -28,7 +28,9 @@
  *    calls it — never on zkl's thread. All functions are thread-safe;
  *    callbacks may call any zkl function except zkl_client_close, including
  *    destroy on the handle whose event is being delivered (destruction is
- *    deferred safely).
+ *    deferred safely). zkl installs no signal handler and never raises
+ *    SIGPIPE in the host: around its calls into a TLS connection it blocks
+ *    SIGPIPE on the calling thread and takes back one raised there.
  *  - Owners. Lock calls take a caller-chosen 64-bit owner token (not an OS
  *    thread id), so an async runtime may release from another thread than
  *    the one that acquired. A handle is held by at most one owner at a time;
@@ -209,7 +211,8 @@ typedef void (*zkl_event_cb)(const zkl_event *ev, void *user_data);
  * (ZKL_LOG_*) and component ("zkl", "zookeeper", "tls", "sasl"). Runs only
  * inside zkl_client_dispatch(), like event callbacks. Lines never carry
  * secrets. Undelivered lines are bounded (the oldest are dropped and a
- * line says how many). A client read with zkl_client_next_event gets the
+ * line says how many). A ZooKeeper client line that repeats (a server
+ * failing every attempt) comes once per 10 s, saying how often it came. A client read with zkl_client_next_event gets the
  * lines as ZKL_EVENT_LOG events instead: set log_cb (any function; it is
  * not called in the pull form) to ask for them.
  */
