@@ -103,11 +103,13 @@ void IoLoop::ArmTimer(absl::Time deadline) {
 bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
   IoPlan plan;
   {
+    // Registered under the lock: another thread's call into the session
+    // may close its socket, and the number may then belong to anyone.
     MutexLock lock(mu);
     driver->PrepareIo(&plan);
+    Register(plan.fd, plan.read, plan.write);
+    ArmTimer(plan.deadline);
   }
-  Register(plan.fd, plan.read, plan.write);
-  ArmTimer(plan.deadline);
 
   epoll_event events[8];
   int n = epoll_wait(epfd_, events, 8, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
