@@ -174,6 +174,7 @@ void Client::EndSession() {
 }
 
 void Client::IoThreadMain() {
+  BlockSigpipeOnThisThread();  // a write to a closed TLS socket must not kill the host
   for (;;) {
     {
       MutexLock lock(&mu_);

@@ -115,11 +115,15 @@ class NoSigpipe {
   bool was_pending_ = false;
 };
 
+// Set on a thread whose SIGPIPE is blocked for good (BlockSigpipeOnThisThread).
+thread_local bool sigpipe_blocked = false;
+
 class Running {
  public:
   explicit Running(ZkSession::Impl *impl) : saved_(current) {
     current = impl;
-    if (impl->tls && saved_ == nullptr) no_sigpipe_.emplace();  // the outermost call only
+    // The outermost call only, on a thread that does not block it anyway.
+    if (impl->tls && saved_ == nullptr && !sigpipe_blocked) no_sigpipe_.emplace();
   }
   ~Running() {
     no_sigpipe_.reset();
@@ -618,6 +622,13 @@ void WipeSecret(std::string &secret) {
   volatile char *p = secret.data();
   for (size_t i = 0; i < secret.size(); ++i) p[i] = 0;
   secret.clear();
+}
+
+void BlockSigpipeOnThisThread() {
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  sigpipe_blocked = pthread_sigmask(SIG_BLOCK, &pipe, nullptr) == 0;
 }
 
 // One multi in flight: the C client needs the ops, results and buffers to

@@ -135,6 +135,11 @@ bool GssapiAvailable();
 // Overwrites a secret in place (not optimized away), then empties it.
 void WipeSecret(std::string &secret);
 
+// Blocks SIGPIPE on the calling thread for good: for zkl's own I/O thread,
+// whose calls into TLS sessions then skip the per-call guard (two or three
+// syscalls each) that other threads' calls need.
+void BlockSigpipeOnThisThread();
+
 class ZkSession {
  public:
   // Starts a session (no I/O yet: the first Interest() connects). Null with
