@@ -196,14 +196,18 @@ test('lost_on_session_expiry: a leader rejoins by itself, and campaign() waits i
   const p = uniquePath('expiry-election');
   const e = c.election(p, { id: 'me' });
   const t1 = await e.campaign();
+  // Another participant waits in line behind the leader before the expiry
+  // (joining after it would race the leader's own rejoin).
   const other = b.election(p, { id: 'other' });
+  const otherElected = within(other.campaign(), 20000, 'other elected');
+  await until(async () => await nodes(b, p, { election: true }) === 2, 20000, 'other in line');
   const lost = nextEvent(e, 'lost', 30000);
   await expireSession(servers(), c);
   const [err] = await lost;
   assert.equal(err.code, 'ZKL_ESESSION');
   assert.equal(e.isLeader, false);
-  // Meanwhile another participant leads; this one is back in line by itself.
-  const t2 = await within(other.campaign(), 20000, 'other elected');
+  // The other participant leads now; this one is back in line by itself.
+  const t2 = await otherElected;
   assert.ok(t2 > t1);
   await until(async () => await nodes(b, p, { election: true }) === 2, 20000, 'rejoined');
   await rejectsWith(e.campaign({ timeout: 200 }), 'ZKL_ETIMEDOUT');
