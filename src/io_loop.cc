@@ -66,11 +66,10 @@ void IoLoop::Wake() {
 void IoLoop::Register(int fd, bool read, bool write) {
   uint32_t events = (read ? uint32_t{EPOLLIN} : 0u) | (write ? uint32_t{EPOLLOUT} : 0u);
   if (fd == registered_fd_ && events == registered_events_) return;
-  if (registered_fd_ >= 0 && fd != registered_fd_) {
-    // The C client may already have closed it (closing removes it from the
-    // set): a failure here is expected then.
-    epoll_ctl(epfd_, EPOLL_CTL_DEL, registered_fd_, nullptr);
-  }
+  // The previous socket is not removed by its number here: the C client
+  // changes sockets by closing the old one (which leaves the set by
+  // itself), and the number may already belong to another socket of the
+  // process. One still open is removed when it reports (RunOnce).
   registered_fd_ = fd;
   registered_events_ = events;
   if (fd < 0) return;
@@ -115,6 +114,8 @@ bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
   int n = epoll_wait(epfd_, events, 8, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
   if (n < 0 && errno != EINTR) return false;
   bool readable = false, writable = false, woken = false;
+  int stale[8];
+  int n_stale = 0;
   for (int i = 0; i < n; ++i) {
     uint64_t tag = events[i].data.u64;
     if (tag == kTimerTag) {
@@ -128,9 +129,14 @@ bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
       uint32_t e = events[i].events;
       readable = (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
       writable = (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0;
+    } else {
+      stale[n_stale++] = static_cast<int>(tag);
     }
   }
   MutexLock lock(mu);
+  // Sockets the session no longer uses but that were still open when they
+  // reported (so their numbers were not reused then): stop watching them.
+  for (int i = 0; i < n_stale; ++i) epoll_ctl(epfd_, EPOLL_CTL_DEL, stale[i], nullptr);
   driver->OnIo(readable, writable, woken);
   return true;
 }
