@@ -65,14 +65,15 @@ void IoLoop::Wake() {
 
 void IoLoop::Register(int fd, bool read, bool write) {
   uint32_t events = (read ? uint32_t{EPOLLIN} : 0u) | (write ? uint32_t{EPOLLOUT} : 0u);
-  if (fd == registered_fd_ && events == registered_events_) return;
   // The previous socket is not removed by its number here: the C client
   // changes sockets by closing the old one (which leaves the set by
   // itself), and the number may already belong to another socket of the
   // process. One still open is removed when it reports (RunOnce).
   registered_fd_ = fd;
-  registered_events_ = events;
   if (fd < 0) return;
+  // Every round, even when the number and the interest look unchanged: a
+  // reconnect may have closed the socket (so it left the set) and got a new
+  // one with the same number, which nothing else would put in the set.
   epoll_event ev{};
   ev.events = events;
   ev.data.u64 = static_cast<uint64_t>(fd);

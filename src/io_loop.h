@@ -66,7 +66,6 @@ class IoLoop {
   const int wakefd_;
   // What is registered (only touched by the thread running RunOnce).
   int registered_fd_ = -1;
-  uint32_t registered_events_ = 0;
   absl::Time armed_ = absl::InfiniteFuture();
 };
 

@@ -169,11 +169,14 @@ Tls MutualTls(const std::string &servers) {
   return t;
 }
 
-// A TCP listener on 127.0.0.1 that accepts connections and never says a
-// word (a TLS server hung mid-handshake); it records when it accepted.
-class SilentListener {
+// A TCP listener on 127.0.0.1 that records when it accepted each
+// connection, then either never says a word (a TLS server hung
+// mid-handshake) or hangs up at once (a server that breaks off every
+// attempt).
+class FakeListener {
  public:
-  SilentListener() {
+  enum Behavior { kSilent, kHangUp };
+  explicit FakeListener(Behavior behavior) : behavior_(behavior) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -187,7 +190,7 @@ class SilentListener {
     port_ = ntohs(a.sin_port);
     thread_ = std::thread([this] { Run(); });
   }
-  ~SilentListener() {
+  ~FakeListener() {
     stop_ = true;
     thread_.join();
     for (int c : accepted_fds_) close(c);
@@ -208,9 +211,14 @@ class SilentListener {
       if (c < 0) continue;
       std::lock_guard<std::mutex> g(mu_);
       accepted_.push_back(Clock::now());
-      accepted_fds_.push_back(c);  // held open, never read or written
+      if (behavior_ == kHangUp) {
+        close(c);
+      } else {
+        accepted_fds_.push_back(c);  // held open, never read or written
+      }
     }
   }
+  const Behavior behavior_;
   int fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};
@@ -384,7 +392,7 @@ TEST(Tls, TlsClientOnAPlaintextPort) {
 }
 
 TEST(Tls, AServerThatNeverAnswersTheHandshakeIsGivenUpWithinTheConnectTimeout) {
-  SilentListener silent;
+  FakeListener silent(FakeListener::kSilent);
   Tls t = MutualTls(silent.connect());
   t.connect_timeout_ms = 400;
   t.session_timeout_ms = 10000;
@@ -408,8 +416,26 @@ TEST(Tls, AServerThatNeverAnswersTheHandshakeIsGivenUpWithinTheConnectTimeout) {
   EXPECT_LT(MsSince(start), 3000);
 }
 
+TEST(Tls, EveryFailedAttemptIsFollowedByAnotherInBothIoModes) {
+  // A reconnect usually gets the number of the socket it replaces; the new
+  // socket must still be watched, or the attempt sits idle until its
+  // connect timeout (here far beyond the test) instead of failing at once.
+  for (int io : {ZKL_IO_THREAD, ZKL_IO_HOST}) {
+    FakeListener hangs_up(FakeListener::kHangUp);
+    Tls t = MutualTls(hangs_up.connect());
+    t.io = io;
+    t.connect_timeout_ms = 60000;
+    t.session_timeout_ms = 6000;  // 100 ms between attempts (1/60)
+    auto start = Clock::now();
+    int rc = t.Connect(1500);
+    EXPECT_TRUE(rc == ZKL_EPROTOCOL || rc == ZKL_ETLS) << "io " << io << ": " << zkl_strerror(rc);
+    EXPECT_LT(MsSince(start), 6000);
+    EXPECT_GE(hangs_up.accepted().size(), 4u) << "io " << io << ": attempts stalled";
+  }
+}
+
 TEST(Tls, PlaintextConnectTimeoutIsHonoredToo) {
-  SilentListener silent;
+  FakeListener silent(FakeListener::kSilent);
   Tls t;
   t.servers = silent.connect();
   t.connect_timeout_ms = 400;
