@@ -146,7 +146,7 @@ int Contender::Release(uint64_t owner, bool wait) {
   return ReleaseLocked(owner, wait);
 }
 
-int Contender::ReleaseLocked(uint64_t owner, bool wait) {
+int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   // After zkl_client_close every lock call says so, a lost hold included.
   if (client_->closed()) return ZKL_ECLOSED;
   if (holds_ == 0) {
@@ -166,7 +166,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait) {
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
-  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed());
+  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting) and ends the wait.

@@ -82,7 +82,10 @@ class Contender : public Listener {
   int AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started);
   int TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, bool no_wait, uint64_t *started);
   int CancelLocked();
-  int ReleaseLocked(uint64_t owner, bool wait);
+  // `coalesce`: an async release may hold its delete back a moment for a
+  // following acquire of this handle to take along (a multi-lock's members
+  // are never re-acquired that way, so they say false).
+  int ReleaseLocked(uint64_t owner, bool wait, bool coalesce = true);
 
   // Listener (client mutex held).
   void OnReply(const Reply &reply) override;

@@ -103,7 +103,10 @@ void Multilock::Fail(int error) {
 void Multilock::ReleaseTaken(bool report) {
   report_release_ = report;
   for (auto &m : members_) {
-    if (m->held() && m->ReleaseLocked(owner_, /*wait=*/false) == ZKL_OK) ++releasing_;
+    // All at once, none held back for a coalesced re-acquire.
+    if (m->held() && m->ReleaseLocked(owner_, /*wait=*/false, /*coalesce=*/false) == ZKL_OK) {
+      ++releasing_;
+    }
   }
   if (releasing_ == 0 && report) Notify(ZKL_EVENT_RELEASED, 0);
 }
