@@ -41,9 +41,13 @@
  *    waiting (an acquire with timeout 0 behaves like a try but fails with
  *    ZKL_ETIMEDOUT), > 0 waits at most that long.
  *  - Truth. "Is it held" answers (zkl_lock_is_held, zkl_election_is_leader,
- *    *_valid_for) are computed at the moment of the call from the monotonic
- *    clock and the last moment the server provably heard from this client:
- *    yes only while the server cannot yet have expired the session. A
+ *    *_valid_for, observers' answers) are computed at the moment of the
+ *    call from the monotonic clock and the last moment the ensemble's
+ *    *leader* provably refreshed this client's session (handshakes and
+ *    `sync` round trips through the leader; never the word of the one
+ *    server the client talks to, which may be cut off from the quorum and
+ *    still answer): yes only while the leader cannot yet have expired the
+ *    session. docs/SAFETY.md gives the argument and its assumptions. A
  *    process frozen past its session timeout (GC pause, SIGSTOP, VM
  *    migration) answers no on its first call after it wakes, before any
  *    event. The fencing token remains the real defence: pass it to the
@@ -276,13 +280,16 @@ typedef struct zkl_client_options {
                                  handshake included (default: the session
                                  timeout / 3)                               */
   int32_t lost_after_ms;      /* The safety bound. A hold is "provably
-                                 valid" while the server heard from this
-                                 client less than 3/4 of the negotiated
-                                 session timeout ago (heartbeats keep that
-                                 fresh while something is held); past it a
-                                 disconnected session is given up (LOST)
-                                 before the server can expire it. A value
-                                 > 0 shortens the bound to this many ms.   */
+                                 valid" for 3/4 of the negotiated session
+                                 timeout after the last moment the
+                                 ensemble's leader provably refreshed the
+                                 session (sync heartbeats, a sixteenth of
+                                 the timeout apart, keep that fresh: see
+                                 docs/SAFETY.md); a disconnected session is
+                                 given up (LOST) that long after the server
+                                 last heard from it. A value > 0 also ends
+                                 holds this many ms after the leader last
+                                 answered, and shortens the give-up time. */
   int32_t io;                 /* ZKL_IO_THREAD or ZKL_IO_HOST               */
   int32_t acl;                /* ZKL_ACL_* for created nodes (OPEN)         */
   const char *digest_auth;    /* optional "user:password" (a secret)        */
@@ -673,10 +680,14 @@ ZKL_API int zkl_observer_new(zkl_client *c, const char *path,
 ZKL_API int zkl_observer_destroy(zkl_observer *o);
 /* Copies the current leader id into buf (NUL-terminated, truncated to
  * len-1) and returns its full length, or ZKL_ENOTFOUND without a leader
- * (also before the observer's first read; an event follows it). */
+ * (also before the observer's first read; an event follows it), or
+ * ZKL_ECONNECTION while the answer cannot be proven current: the client
+ * is disconnected, or the quorum has not confirmed its session recently
+ * enough (see "Truth"; the server it talks to may have lost the ensemble's
+ * leader and still serve an old state). */
 ZKL_API int zkl_observer_leader(zkl_observer *o, char *buf, size_t len);
 /* The current leader's term (its fencing token). ZKL_ENOTFOUND without a
- * leader. */
+ * leader; ZKL_ECONNECTION as above. */
 ZKL_API int zkl_observer_term(zkl_observer *o, uint64_t *out);
 
 /* ------------------------------------------------------------------------ */

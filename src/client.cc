@@ -15,6 +15,7 @@ struct Request {
   int op;
   std::string path;
   absl::Time sent;
+  bool heartbeat = false;  // a sync that feeds the quorum proof
 };
 
 namespace {
@@ -22,6 +23,15 @@ namespace {
 // Log lines waiting for dispatch beyond this are dropped (and counted), so a
 // host that never dispatches cannot make zkl grow without bound.
 constexpr size_t kMaxPendingLogs = 1000;
+
+// The longest time between two PINGs of the leader to a follower, which
+// forward the session's touches (quorum_proof.h): tickTime / 2, and the
+// server's tickTime is at most half the negotiated session timeout (its
+// minSessionTimeout defaults to 2 x tickTime; docs/SAFETY.md), plus time for
+// the leader's thread to run.
+absl::Duration LeaderPingInterval(int negotiated_timeout_ms) {
+  return absl::Milliseconds(negotiated_timeout_ms) / 4 + absl::Milliseconds(100);
+}
 
 const char *LevelName(int level) {
   static const char *names[] = {"off", "error", "warn", "info", "debug"};
@@ -321,11 +331,13 @@ void Client::RunDueWork() {
     for (auto &l : LiveListeners()) l->OnSuspended();
   }
   if (HeartbeatDue() <= now && session_) {
-    // Keep proof that the server hears us recent enough for the bound above
-    // to leave room for a reconnect.
+    // Syncs pass through the leader: their answers keep the quorum's proof
+    // that the session lives fresh enough for the bound above.
     heartbeat_sent_ = now;
     ++heartbeats_;
-    Submit(NewRequest(nullptr, 0, "/"), [&](Request *req) { return session_->Exists(req, "/", 0); });
+    Request *req = NewRequest(nullptr, 0, "/");
+    req->heartbeat = true;
+    Submit(req, [&](Request *r) { return session_->Sync(r, "/"); });
   }
   if (stats_due_ <= now) {
     // The statistics on an interval: a STATS event to the client callback.
@@ -500,8 +512,13 @@ void Client::OnZkState(ZkState zstate) {
     lost_deadline_ = absl::InfiniteFuture();
     last_error_ = 0;
     // The handshake was sent after connecting started: the server heard us
-    // since then.
+    // since then, and so did the leader (it creates a session, and
+    // revalidates a resumed one, touching it: docs/SAFETY.md).
     heard_since_ = std::max(heard_since_, connecting_since_);
+    if (!same) quorum_.Forget();
+    quorum_.Reset();
+    quorum_.set_ping_interval(LeaderPingInterval(negotiated_timeout_ms_));
+    quorum_.OnHandshake(connecting_since_);
     bound_lapsed_ = false;
     if (same) {
       ++reconnects_;
@@ -518,6 +535,7 @@ void Client::OnZkState(ZkState zstate) {
   } else if (zstate == ZkState::kConnecting) {
     if (!connected()) return;  // no session yet, or already suspended
     Log(ZKL_LOG_WARN, "zkl", "disconnected from ZooKeeper; the session may live");
+    quorum_.Reset();  // what this connection showed says nothing of the next
     SetState(ZKL_SESSION_SUSPENDED);
     connecting_since_ = MonoNow();
     lost_deadline_ = LostDeadline();
@@ -545,9 +563,20 @@ absl::Duration Client::SafetyBound() const {
   return bound;
 }
 
+absl::Time Client::ProvenDeadline() const {
+  if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
+  // The leader expires the session no earlier than a session timeout after
+  // the proven touch; 3/4 of it keeps a margin (SafetyBound). A shorter
+  // lost_after_ms bounds the time since the quorum was last reachable.
+  absl::Time deadline = quorum_.proven_since() + absl::Milliseconds(negotiated_timeout_ms_) * 3 / 4;
+  if (lost_after_ms_ > 0) {
+    deadline = std::min(deadline, quorum_.last_quorum_contact() + absl::Milliseconds(lost_after_ms_));
+  }
+  return deadline;
+}
+
 absl::Time Client::LeaseDeadline() const {
-  if (!connected() || bound_lapsed_ || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
-  return heard_since_ + SafetyBound();
+  return bound_lapsed_ ? absl::InfinitePast() : ProvenDeadline();
 }
 
 absl::Time Client::LostDeadline() const {
@@ -559,13 +588,17 @@ absl::Time Client::LostDeadline() const {
   return deadline;
 }
 
-void Client::HeardFrom(absl::Time sent) {
-  heard_since_ = std::max(heard_since_, sent);
-  if (bound_lapsed_ && connected() && MonoNow() < heard_since_ + SafetyBound()) {
-    // The same session answered again in time: the holds are good again.
+void Client::HeardFrom(absl::Time sent) { heard_since_ = std::max(heard_since_, sent); }
+
+void Client::ProofAdvanced() {
+  ++proofs_;
+  if (bound_lapsed_ && MonoNow() < ProvenDeadline()) {
+    // The quorum proved the same session again in time: holds are good again.
     bound_lapsed_ = false;
-    Log(ZKL_LOG_INFO, "zkl", "the server answers again: holds restored");
+    Log(ZKL_LOG_INFO, "zkl", "the quorum proves the session again: holds restored");
     for (auto &l : LiveListeners()) l->OnConnected(/*same_session=*/true);
+  } else if (held_ > 0) {
+    KickLoop();  // the bound check moved
   }
 }
 
@@ -576,6 +609,7 @@ void Client::AdjustHeld(int delta) {
 
 void Client::SessionLost(int error) {
   ++lost_sessions_;
+  quorum_.Forget();
   SetState(ZKL_SESSION_LOST);
   session_id_ = 0;
   lost_deadline_ = absl::InfiniteFuture();
@@ -589,9 +623,14 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   std::unique_ptr<Request> req(static_cast<Request *>(request));
   outstanding_.erase(req.get());
   if (req->generation != generation_ || closed_) return;
-  if (zr.from_server) {
+  if (zr.from_server && !IsSessionGone(zr.rc)) {
+    absl::Time now = MonoNow();
     HeardFrom(req->sent);
-    rtt_us_.Record(absl::ToInt64Microseconds(MonoNow() - req->sent));
+    rtt_us_.Record(absl::ToInt64Microseconds(now - req->sent));
+    quorum_.OnAnswered(req->sent, now);
+    if (req->heartbeat && zr.rc == ZkRc::kOk && connected() && quorum_.OnSyncAnswered(req->sent, now)) {
+      ProofAdvanced();
+    }
   }
   std::shared_ptr<Listener> l = req->listener.lock();
   if (!l) return;
@@ -669,11 +708,13 @@ absl::Time Client::HeartbeatDue() const {
   // answers zkl cannot see): a waiter granted after a long wait then holds
   // with a fresh proof at once.
   if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfiniteFuture();
-  // A quarter of the session timeout, and a third of the safety bound when
-  // lost_after_ms makes that shorter: a hold stays provable between two
-  // heartbeats with room for a round trip.
-  absl::Duration period = std::min(absl::Milliseconds(negotiated_timeout_ms_) / 4, SafetyBound() / 3);
-  return std::max(heard_since_, heartbeat_sent_) + period;
+  // A proof lags its sync by about a ping interval plus two periods
+  // (quorum_proof.h): a sixteenth of the session timeout keeps a hold
+  // provable between two answers with room to spare, and a third of
+  // lost_after_ms when that is shorter.
+  absl::Duration period = absl::Milliseconds(negotiated_timeout_ms_) / 16;
+  if (lost_after_ms_ > 0) period = std::min(period, absl::Milliseconds(lost_after_ms_) / 3);
+  return heartbeat_sent_ + period;
 }
 
 Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
@@ -838,6 +879,7 @@ void Client::WriteStats(JsonWriter &j) {
   if (suspended_since_ != absl::InfiniteFuture()) suspended += absl::ToInt64Milliseconds(now - suspended_since_);
   j.Field("suspended_ms", suspended);
   j.Field("heartbeats", heartbeats_.load());
+  j.Field("quorum_proofs", proofs_.load());
   j.Field("log_lines_dropped", logs_dropped_);
   j.EndObject();
   j.Key("handles").BeginArray();

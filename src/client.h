@@ -28,6 +28,7 @@
 #include "histogram.h"
 #include "handles.h"
 #include "io_loop.h"
+#include "quorum_proof.h"
 #include "sync.h"
 #include "zk_session.h"
 #include "zkl.h"
@@ -138,10 +139,11 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void Emit(std::unique_ptr<zkl_event> ev) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Listeners report how many holds they have: heartbeats run while any is.
   void AdjustHeld(int delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Until when a hold of the current session is provably valid: the server
+  // Until when a hold of the current session is provably valid: the leader
   // cannot have expired the session before this moment (monotonic clock),
-  // however long it is not heard from again. InfinitePast without a
-  // session, or after the bound lapsed until the server is heard again.
+  // however long nothing is heard again (quorum_proof.h, docs/SAFETY.md).
+  // InfinitePast without a session, or after the bound lapsed until the
+  // quorum proves the session again.
   absl::Time LeaseDeadline() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   // Asynchronous ZooKeeper requests. Each returns the submission's rc; on
@@ -180,6 +182,10 @@ class Client : public Handle, private ZkSink, private IoDriver {
   absl::Duration SafetyBound() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   absl::Time LostDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time HeartbeatDue() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The lease deadline the proof gives, whether or not the bound lapsed.
+  absl::Time ProvenDeadline() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The proof moved forward: holds suspended by a lapsed bound come back.
+  void ProofAdvanced() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time NextDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RunDueWork() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void HeardFrom(absl::Time sent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -234,13 +240,17 @@ class Client : public Handle, private ZkSink, private IoDriver {
   bool handover_ ABSL_GUARDED_BY(mu_) = false;  // a dispatch waits to drive
 
   absl::Time lost_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
-  // The server heard from us at or after this moment (send time of the
-  // newest request it answered, or of the last handshake).
+  // The server we talk to heard from us at or after this moment (send time
+  // of the newest request it answered, or of the last handshake). Not a
+  // proof that the session lives (quorum_ is): it only times the giving up
+  // of a disconnected session.
   absl::Time heard_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // What the leader provably saw of the session (sync heartbeats).
+  QuorumProof quorum_ ABSL_GUARDED_BY(mu_);
   absl::Time connecting_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   absl::Time heartbeat_sent_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
-  // The safety bound passed without news while connected: holds are
-  // suspended until the server is heard from again.
+  // The safety bound passed without a new proof while connected: holds are
+  // suspended until the quorum proves the session again.
   bool bound_lapsed_ ABSL_GUARDED_BY(mu_) = false;
   int held_ ABSL_GUARDED_BY(mu_) = 0;
   size_t pending_logs_ ABSL_GUARDED_BY(mu_) = 0;
@@ -252,7 +262,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   absl::flat_hash_map<uint64_t, absl::Time> timer_of_ ABSL_GUARDED_BY(mu_);
 
   std::atomic<uint64_t> requests_{0}, watch_events_{0}, events_{0}, sessions_{0}, heartbeats_{0},
-      reconnects_{0}, expirations_{0};
+      proofs_{0}, reconnects_{0}, expirations_{0};
   // Statistics (docs/STATISTICS.md), guarded by mu_.
   void WriteStats(JsonWriter &j) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Histogram rtt_us_ ABSL_GUARDED_BY(mu_);

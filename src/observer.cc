@@ -32,8 +32,16 @@ void Observer::Destroy() {
   client_->RemoveListener(public_id());
 }
 
+int Observer::ProvenCurrent() const {
+  // The view comes from the server this client talks to, which may have lost
+  // the leader of the ensemble and serve an old state: trust it only while
+  // the quorum proves this session (as holds are, see Client::LeaseDeadline).
+  return MonoNow() < client_->LeaseDeadline() ? ZKL_OK : ZKL_ECONNECTION;
+}
+
 int Observer::Leader(char *buf, size_t len) {
   MutexLock lock(&client_->mu());
+  if (int rc = ProvenCurrent()) return rc;
   // Only a leader whose node was read (its term known) counts.
   if (!known_ || term_ == 0) return ZKL_ENOTFOUND;
   if (buf != nullptr && len > 0) {
@@ -46,6 +54,7 @@ int Observer::Leader(char *buf, size_t len) {
 
 int Observer::Term(uint64_t *out) {
   MutexLock lock(&client_->mu());
+  if (int rc = ProvenCurrent()) return rc;
   if (!known_ || term_ == 0) return ZKL_ENOTFOUND;
   *out = term_;
   return ZKL_OK;

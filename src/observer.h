@@ -18,9 +18,10 @@ class Observer : public Listener {
            zkl_event_cb cb, void *user_data);
   void Start();     // takes the client mutex
   void Destroy();   // takes the client mutex
-  // Copies the leader id; returns its length or ZKL_ENOTFOUND.
+  // Copies the leader id; returns its length, ZKL_ENOTFOUND, or
+  // ZKL_ECONNECTION while the view cannot be proven current.
   int Leader(char *buf, size_t len);
-  // The current leader's term (its node's czxid) or ZKL_ENOTFOUND.
+  // The current leader's term (its node's czxid), or the same errors.
   int Term(uint64_t *out);
 
   void OnReply(const Reply &reply) override;
@@ -35,6 +36,7 @@ class Observer : public Listener {
   enum Op { kChildren = 1, kLeaderData, kExists };
   void Check();
   void SetLeader(bool known, std::string id, uint64_t term);
+  int ProvenCurrent() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
   std::shared_ptr<Client> client_;
   const std::string path_;

@@ -198,6 +198,11 @@ void StringStatDone(int zrc, const char *value, const struct Stat *stat, const v
   Deliver(request, zrc, r);
 }
 
+void SyncDone(int zrc, const char *, const void *request) {
+  ZkReply r;
+  Deliver(request, zrc, r);
+}
+
 void VoidDone(int zrc, const void *request) {
   ZkReply r;
   Deliver(request, zrc, r);
@@ -852,6 +857,11 @@ ZkRc ZkSession::Exists(void *request, const std::string &path, uint64_t watcher)
   Running running(impl_.get());
   return FromCode(zoo_awexists(impl_->zh, path.c_str(), watcher ? &NodeWatcher : nullptr,
                                reinterpret_cast<void *>(watcher), &StatDone, request));
+}
+
+ZkRc ZkSession::Sync(void *request, const std::string &path) {
+  Running running(impl_.get());
+  return FromCode(zoo_async(impl_->zh, path.c_str(), &SyncDone, request));
 }
 
 ZkRc ZkSession::SetData(void *request, const std::string &path, std::string_view data,

@@ -174,6 +174,9 @@ class ZkSession {
   ZkRc Exists(void *request, const std::string &path, uint64_t watcher);
   ZkRc SetData(void *request, const std::string &path, std::string_view data, int version);
   ZkRc Multi(void *request, std::vector<ZkOp> ops);
+  // The server we talk to catches up with the leader; answered after the
+  // leader has seen it (a follower forwards it, see quorum_proof.h).
+  ZkRc Sync(void *request, const std::string &path);
 
   // --- state ---
   bool connected() const;
