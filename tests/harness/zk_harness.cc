@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -13,12 +14,16 @@
 #include <zookeeper.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -168,6 +173,14 @@ std::string ZkServerScript() {
   return ZKL_SOURCE_DIR "/scripts/zk-server";
 }
 
+std::string ZkNetnsScript() {
+  if (const char* s = std::getenv("ZKL_ZK_NETNS_SCRIPT"); s != nullptr && *s != '\0') {
+    return s;
+  }
+  std::string script = ZkServerScript();
+  return script.substr(0, script.find_last_of('/') + 1) + "zk-netns";
+}
+
 std::string MakeTempDir(const std::string& prefix) {
   std::string base = "/tmp";
   if (const char* t = std::getenv("TMPDIR"); t != nullptr && *t != '\0') base = t;
@@ -210,6 +223,7 @@ void ZkServer::ReadConnect() {
     throw std::runtime_error("zk-server left no connect/port file in " + dir_);
   }
   secure_connect_ = ReadFile(dir_ + "/secure_connect");
+  netns_ = ReadFile(dir_ + "/netns");
 }
 
 std::unique_ptr<ZkServer> ZkServer::StartStandalone(const std::vector<std::string>& env) {
@@ -276,6 +290,18 @@ void ZkServer::Restart() {
 }
 
 std::string ZkServer::FourLetter(const std::string& cmd, Millis timeout) const {
+  if (!netns_.empty()) {
+    // Its address is reachable only from inside the namespaces: ask from
+    // there (zk-server 4lw runs the exchange in the member's namespace).
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f",
+                  static_cast<double>(std::max<int64_t>(timeout.count(), 1)) / 1000.0);
+    CommandResult r = RunScript({"4lw", dir_, cmd}, {std::string("ZK_4LW_TIMEOUT=") + secs});
+    if (r.exit_code != 0) return "";
+    // zk-server prints the answer plus one newline; "imok" has none.
+    if (cmd == "ruok" && !r.output.empty() && r.output.back() == '\n') r.output.pop_back();
+    return r.output;
+  }
   const auto deadline = Clock::now() + timeout;
   auto left_ms = [&]() -> int {
     auto l = std::chrono::duration_cast<Millis>(deadline - Clock::now()).count();
@@ -288,6 +314,11 @@ std::string ZkServer::FourLetter(const std::string& cmd, Millis timeout) const {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port_));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  // The address of connect() ("ADDR:PORT"), 127.0.0.1 if it has none.
+  if (auto colon = connect_.rfind(':'); colon != std::string::npos && colon > 0) {
+    in_addr a{};
+    if (inet_pton(AF_INET, connect_.substr(0, colon).c_str(), &a) == 1) addr.sin_addr = a;
+  }
   bool ok = true;
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     if (errno != EINPROGRESS) {
@@ -394,6 +425,241 @@ int ZkEnsemble::WaitForLeader(Millis timeout, int not_k) const {
 }
 
 void ZkEnsemble::Stop() {
+  RunScriptOrThrow({"stop", dir_});
+  for (auto& m : members_) m->paused_ = false;
+}
+
+// ---------------------------------------------------------------------------
+// NetnsEnsemble
+
+namespace {
+
+// A live (non-zombie) server process for DIR (as zk-server's `alive`).
+bool ServerRunning(const std::string& dir) {
+  std::string pid = ReadFile(dir + "/pid");
+  if (pid.empty()) return false;
+  std::ifstream in("/proc/" + pid + "/cmdline", std::ios::binary);
+  if (!in) return false;
+  std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Arguments are NUL-separated; a zombie has an empty command line.
+  return cmdline.find(std::string(1, '\0') + dir + "/zoo.cfg" + '\0') != std::string::npos;
+}
+
+std::string NextNetnsName() {
+  // [a-z0-9]{1,12}: "z" + pid (up to 7 digits) + "n" + counter (base 36).
+  static std::atomic<unsigned> counter{0};
+  unsigned c = counter.fetch_add(1) % (36u * 36u * 36u);
+  std::string suffix;
+  do {
+    suffix.insert(suffix.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[c % 36]);
+    c /= 36;
+  } while (c != 0);
+  return "z" + std::to_string(getpid()) + "n" + suffix;
+}
+
+std::string Trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string Joined(const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+}  // namespace
+
+std::string NetnsEnsemble::NetnsUnavailable() {
+  CommandResult r = RunCommand({ZkNetnsScript(), "check"});
+  if (r.exit_code == 0) return "";
+  std::string why = Trim(r.output);
+  if (why.empty()) why = "zk-netns check failed (exit " + std::to_string(r.exit_code) + ")";
+  return why;
+}
+
+void NetnsEnsemble::Netns(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{ZkNetnsScript()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  CommandResult r = RunCommand(argv);
+  if (r.exit_code != 0) {
+    throw std::runtime_error("zk-netns " + Joined(args) + " failed (exit " +
+                             std::to_string(r.exit_code) + "):\n" + r.output);
+  }
+}
+
+std::unique_ptr<NetnsEnsemble> NetnsEnsemble::Start(const NetnsOptions& o) {
+  QuietZkClientLogs();
+  if (o.servers < 1 || o.servers > 9) throw std::invalid_argument("servers must be 1..9");
+  if (o.clients < 0 || o.clients > 9) throw std::invalid_argument("clients must be 0..9");
+  if (o.tick_ms < 1 || o.sync_limit < 1 || o.init_limit < 1) {
+    throw std::invalid_argument("tick_ms, sync_limit and init_limit must be positive");
+  }
+  std::unique_ptr<NetnsEnsemble> e(new NetnsEnsemble());
+  e->clients_ = o.clients;
+  // A name left over by an earlier process with our pid: take the next one.
+  for (int attempt = 0;; ++attempt) {
+    std::string name = NextNetnsName();
+    std::vector<std::string> args{"up", name, std::to_string(o.servers), std::to_string(o.clients)};
+    std::vector<std::string> argv{ZkNetnsScript()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    CommandResult r = RunCommand(argv);
+    if (r.exit_code == 0) {
+      e->name_ = name;
+      break;
+    }
+    if (attempt < 5 && r.output.find("exists already") != std::string::npos) continue;
+    throw std::runtime_error("zk-netns " + Joined(args) + " failed (exit " +
+                             std::to_string(r.exit_code) + "):\n" + r.output);
+  }
+  // From here on the destructor removes what was made if anything throws.
+  e->dir_ = MakeTempDir("zkl-zk-netns-");
+  std::map<std::string, std::string> env{
+      {"ZK_NETNS", e->name_},
+      {"ZK_TICK_TIME", std::to_string(o.tick_ms)},
+      {"ZK_SYNC_LIMIT", std::to_string(o.sync_limit)},
+      {"ZK_INIT_LIMIT", std::to_string(o.init_limit)},
+      {"ZK_HEAP", "256m"},
+  };
+  for (const auto& kv : o.env) {
+    auto eq = kv.find('=');
+    env[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  }
+  std::vector<std::string> env_list;
+  for (const auto& [k, v] : env) env_list.push_back(k + "=" + v);
+  RunScriptOrThrow({"ensemble", e->dir_, std::to_string(o.servers)}, env_list);
+  e->connect_ = ReadFile(e->dir_ + "/connect");
+  for (int k = 1; k <= o.servers; ++k) {
+    std::unique_ptr<ZkServer> m(new ZkServer(e->dir_ + "/node" + std::to_string(k), false));
+    m->ReadConnect();
+    e->members_.push_back(std::move(m));
+  }
+  return e;
+}
+
+NetnsEnsemble::~NetnsEnsemble() {
+  try {
+    if (!dir_.empty()) RunScript({"stop", dir_});
+  } catch (...) {
+  }
+  try {
+    if (!name_.empty()) RunCommand({ZkNetnsScript(), "down", name_});
+  } catch (...) {
+  }
+  try {
+    if (!dir_.empty() && !KeepTemp()) RemoveTree(dir_);
+  } catch (...) {
+  }
+}
+
+std::string NetnsEnsemble::connect_of(int k) const { return member(k).connect(); }
+
+ZkServer& NetnsEnsemble::member(int k) {
+  if (k < 1 || k > size()) throw std::out_of_range("no ensemble member " + std::to_string(k));
+  return *members_[static_cast<size_t>(k - 1)];
+}
+
+const ZkServer& NetnsEnsemble::member(int k) const {
+  if (k < 1 || k > size()) throw std::out_of_range("no ensemble member " + std::to_string(k));
+  return *members_[static_cast<size_t>(k - 1)];
+}
+
+int NetnsEnsemble::LeaderIndex() const {
+  for (int k = 1; k <= size(); ++k) {
+    const ZkServer& m = member(k);
+    if (m.paused()) continue;
+    if (m.Mode(Millis(1000)) == "leader") return k;
+  }
+  return 0;
+}
+
+int NetnsEnsemble::WaitForLeader(Millis timeout, int not_k) const {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    int k = LeaderIndex();
+    if (k != 0 && k != not_k) return k;
+    if (Clock::now() >= deadline) return 0;
+    std::this_thread::sleep_for(Millis(50));
+  }
+}
+
+bool NetnsEnsemble::WaitHealthy(Millis timeout) const {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    bool ok = true;
+    int leaders = 0;
+    for (int k = 1; k <= size() && ok; ++k) {
+      const ZkServer& m = member(k);
+      if (m.paused() || !ServerRunning(m.dir())) continue;
+      std::string mode = m.Mode(Millis(1000));
+      if (mode == "leader") {
+        ++leaders;
+      } else if (mode != "follower" && mode != "observer") {
+        ok = false;
+      }
+    }
+    if (ok && leaders == 1) return true;
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(Millis(100));
+  }
+}
+
+void NetnsEnsemble::Block(const std::string& a, const std::string& b) {
+  Netns({"block", name_, a, b});
+}
+
+void NetnsEnsemble::Unblock(const std::string& a, const std::string& b) {
+  Netns({"unblock", name_, a, b});
+}
+
+void NetnsEnsemble::Isolate(int k) {
+  member(k);  // range check
+  for (int j = 1; j <= size(); ++j) {
+    if (j != k) Block("s" + std::to_string(k), "s" + std::to_string(j));
+  }
+}
+
+void NetnsEnsemble::Split(const std::vector<int>& minority) {
+  std::vector<bool> in(static_cast<size_t>(size()) + 1, false);
+  for (int k : minority) {
+    member(k);  // range check
+    in[static_cast<size_t>(k)] = true;
+  }
+  for (int a = 1; a <= size(); ++a) {
+    if (!in[static_cast<size_t>(a)]) continue;
+    for (int b = 1; b <= size(); ++b) {
+      if (!in[static_cast<size_t>(b)]) Block("s" + std::to_string(a), "s" + std::to_string(b));
+    }
+  }
+}
+
+void NetnsEnsemble::Unplug(const std::string& node) { Netns({"unplug", name_, node}); }
+
+void NetnsEnsemble::Plug(const std::string& node) { Netns({"plug", name_, node}); }
+
+void NetnsEnsemble::Heal() { Netns({"heal", name_}); }
+
+bool NetnsEnsemble::EnterClientNamespace(int j) {
+  if (j < 1 || j > clients_) {
+    errno = EINVAL;
+    return false;
+  }
+  std::string path = "/run/netns/" + netns_name("c" + std::to_string(j));
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  if (setns(fd, CLONE_NEWNET) != 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return false;
+  }
+  close(fd);
+  return true;
+}
+
+std::string NetnsEnsemble::netns_name(const std::string& node) const { return name_ + "-" + node; }
+
+void NetnsEnsemble::Stop() {
   RunScriptOrThrow({"stop", dir_});
   for (auto& m : members_) m->paused_ = false;
 }

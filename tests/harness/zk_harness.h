@@ -3,7 +3,9 @@
 // Servers are started and controlled through scripts/zk-server (located via
 // the ZKL_SOURCE_DIR compile definition, or the ZKL_ZK_SERVER_SCRIPT
 // environment variable), each in a fresh temporary directory that is removed
-// again by the destructor.  Everything listens on 127.0.0.1 only.
+// again by the destructor.  Everything listens on 127.0.0.1 only, except
+// NetnsEnsemble (members in network namespaces of their own, made with
+// scripts/zk-netns, for real network partitions; needs root).
 //
 // Errors while starting/controlling servers throw std::runtime_error carrying
 // the script's output (including the server log tail), which GoogleTest
@@ -12,7 +14,8 @@
 // The servers get ZK_OWNER_PID=<this process>, so zk-server kills them if the
 // test process dies without running the destructors.
 //
-// Environment: ZKL_ZK_SERVER_SCRIPT (use another zk-server), ZKL_KEEP_TMP
+// Environment: ZKL_ZK_SERVER_SCRIPT (use another zk-server),
+// ZKL_ZK_NETNS_SCRIPT (use another zk-netns), ZKL_KEEP_TMP
 // (keep the temp dirs, with the server logs, for debugging),
 // ZKL_ZK_CLIENT_LOG (ZooKeeper C client log level, see QuietZkClientLogs),
 // TMPDIR; and those of zk-server itself (ZK_START_TIMEOUT, ZK_JAVA_OPTS, ...).
@@ -41,7 +44,8 @@ class ZkServer {
   ZkServer(const ZkServer&) = delete;
   ZkServer& operator=(const ZkServer&) = delete;
 
-  // "127.0.0.1:PORT"; stable across Stop()/Start()/Restart().
+  // "127.0.0.1:PORT" ("10.77.0.1K:2181" for a NetnsEnsemble member); stable
+  // across Stop()/Start()/Restart().
   const std::string& connect() const { return connect_; }
   int port() const { return port_; }
   // "127.0.0.1:PORT" of the TLS secureClientPort, or "" without one.
@@ -60,15 +64,22 @@ class ZkServer {
   bool paused() const { return paused_; }
 
   // Sends a four-letter word ("ruok", "srvr", "stat", "mntr", "cons",
-  // "wchs", "dump") with its own socket; returns the answer, or "" when the
-  // server does not answer within `timeout`.
+  // "wchs", "dump") with its own socket to connect(); returns the answer, or
+  // "" when the server does not answer within `timeout`.  A member in a
+  // network namespace is asked from inside that namespace (through
+  // `zk-server 4lw`), so this works from any thread; its multi-line answers
+  // end in exactly one newline.
   std::string FourLetter(const std::string& cmd, Millis timeout = Millis(5000)) const;
 
   // "leader", "follower", "standalone", or "" (not serving / no answer).
   std::string Mode(Millis timeout = Millis(2000)) const;
 
+  // The network namespace of a NetnsEnsemble member ("NAME-sK"), else "".
+  const std::string& netns() const { return netns_; }
+
  private:
   friend class ZkEnsemble;
+  friend class NetnsEnsemble;
   ZkServer(std::string dir, bool owns_dir);
   void ReadConnect();
 
@@ -78,6 +89,7 @@ class ZkServer {
   int port_ = 0;
   std::string connect_;
   std::string secure_connect_;
+  std::string netns_;
 };
 
 // An N-member quorum (QuorumPeerMain) on loopback in one temp dir.
@@ -122,6 +134,106 @@ class ZkEnsemble {
   std::vector<std::unique_ptr<ZkServer>> members_;
 };
 
+// Settings of a NetnsEnsemble.
+struct NetnsOptions {
+  int servers = 3;      // 1..9
+  int clients = 1;      // client namespaces c1..cM, 0..9
+  int tick_ms = 2000;   // ZooKeeper tickTime
+  int sync_limit = 5;   // in ticks: a follower cut from its leader stops
+                        // serving after about sync_limit * tick_ms
+  int init_limit = 10;  // in ticks
+  // More zk-server settings ("KEY=VALUE", e.g. ZK_TLS_DIR); they override the
+  // ones above (ZK_TICK_TIME, ZK_SYNC_LIMIT, ZK_INIT_LIMIT, ZK_HEAP=256m).
+  std::vector<std::string> env;
+};
+
+// An N-member quorum with each server in a Linux network namespace of its own
+// (scripts/zk-netns): namespaces NAME-s1..sN (server k at 10.77.0.(10+k),
+// client port 2181) and client namespaces NAME-c1..cM (10.77.0.(100+j)), all
+// on a bridge in the hub namespace NAME-hub.  Nothing is added to the
+// caller's namespace, so 10.77.0.x is reachable only from threads that
+// entered a client namespace (EnterClientNamespace); servers are controlled
+// and asked four-letter words from inside their namespaces, from any thread.
+// Partitions are real: blackhole routes (Block, Isolate, Split) and unplugged
+// bridge ports (Unplug) drop packets silently, without RST or FIN.
+// Needs root; see NetnsUnavailable().
+//
+// The servers and namespaces are removed by the destructor; if the test
+// process dies without it, zk-server and zk-netns watchers (ZK_OWNER_PID)
+// kill the servers and remove the namespaces.
+class NetnsEnsemble {
+ public:
+  // "" when network namespaces can be used here, else why not (the line of
+  // `zk-netns check`; e.g. not root).
+  static std::string NetnsUnavailable();
+
+  // zk-netns up, then zk-server ensemble inside the namespaces; waits until
+  // all serve and one is leader.  Throws std::runtime_error with the scripts'
+  // output on failure (having removed whatever was made).
+  static std::unique_ptr<NetnsEnsemble> Start(const NetnsOptions& options = NetnsOptions());
+
+  // Stops the servers (zk-server stop), then zk-netns down.  Never throws.
+  ~NetnsEnsemble();
+  NetnsEnsemble(const NetnsEnsemble&) = delete;
+  NetnsEnsemble& operator=(const NetnsEnsemble&) = delete;
+
+  // "10.77.0.11:2181,10.77.0.12:2181,..." (all members).
+  const std::string& connect() const { return connect_; }
+  // "10.77.0.1K:2181", member k only.
+  std::string connect_of(int k) const;
+  int size() const { return static_cast<int>(members_.size()); }
+  int clients() const { return clients_; }
+  // The zk-netns NAME (namespaces are NAME-hub, NAME-s1, NAME-c1, ...).
+  const std::string& name() const { return name_; }
+  const std::string& dir() const { return dir_; }
+
+  // Member k, 1-based; see ZkEnsemble::member().
+  ZkServer& member(int k);
+  const ZkServer& member(int k) const;
+  // See ZkEnsemble.
+  int LeaderIndex() const;
+  int WaitForLeader(Millis timeout = Millis(30000), int not_k = 0) const;
+  // Waits (bounded) until every running (not stopped, not paused) member
+  // serves as leader or follower and there is exactly one leader; false on
+  // timeout.
+  bool WaitHealthy(Millis timeout = Millis(30000)) const;
+
+  // Partitions.  Nodes are named "s1".."sN" (servers) and "c1".."cM"
+  // (client namespaces).  All throw std::runtime_error on failure.
+  // Block: drop all traffic between a and b (both ways); Unblock undoes it.
+  void Block(const std::string& a, const std::string& b);
+  void Unblock(const std::string& a, const std::string& b);
+  // Blocks server k from every other server (clients still reach it).
+  void Isolate(int k);
+  // Blocks every pair of servers across {minority} and the rest.
+  void Split(const std::vector<int>& minority);
+  // Unplug: the node's bridge port goes down, cutting it from everyone
+  // (servers and clients); Plug undoes it.
+  void Unplug(const std::string& node);
+  void Plug(const std::string& node);
+  // Undoes every Block/Isolate/Split and plugs every node.
+  void Heal();
+
+  // Moves the calling thread into client namespace cJ (setns); threads it
+  // creates afterwards (e.g. a ZooKeeper client's) inherit it.  Returns false
+  // with errno set on failure.  Other threads are not affected.
+  bool EnterClientNamespace(int j = 1);
+
+  // "NAME-" + node, e.g. netns_name("s1").
+  std::string netns_name(const std::string& node) const;
+
+  void Stop();  // stops all members (the namespaces stay).
+
+ private:
+  NetnsEnsemble() = default;
+  void Netns(const std::vector<std::string>& args);
+  std::string name_;
+  std::string dir_;
+  std::string connect_;
+  int clients_ = 0;
+  std::vector<std::unique_ptr<ZkServer>> members_;
+};
+
 // Expires a session for real: opens a second ZooKeeper C client handle with
 // the same session id and password (16 bytes), waits (bounded) until it is
 // connected, then zookeeper_close()s it, which closes the session on the
@@ -146,6 +258,9 @@ void QuietZkClientLogs();
 
 // Path of scripts/zk-server used by this harness.
 std::string ZkServerScript();
+
+// Path of scripts/zk-netns (next to zk-server, or $ZKL_ZK_NETNS_SCRIPT).
+std::string ZkNetnsScript();
 
 // Generates throw-away test certificates into `dir` with scripts/test-certs
 // (next to zk-server; see that script for the files).  Throws on failure.
