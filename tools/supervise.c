@@ -167,7 +167,9 @@ void lease_restored(struct lease *l) {
 void lease_end(struct lease *l) { l->active = 0; }
 
 int64_t lease_wakeup(const struct lease *l) {
-  if (!l->active || l->suspended) return -1;
+  if (!l->active) return -1;
+  /* Suspended: the hold stays provable until `until` at most; wake then. */
+  if (l->suspended) return l->until;
   int64_t now = now_ms();
   if (l->until < 0) return now + 100; /* not yet known: ask again soon */
   int64_t half = (l->until - now) / 2;
@@ -175,8 +177,11 @@ int64_t lease_wakeup(const struct lease *l) {
 }
 
 int lease_lapsed(struct lease *l, int rc, int64_t ms) {
-  if (!l->active || l->suspended) return 0;
+  if (!l->active) return 0;
   int64_t now = now_ms();
+  /* Suspended: no RESTORED before the last lease answer ran out, so the
+   * leader may have expired the session by now (docs/SAFETY.md). */
+  if (l->suspended) return l->until >= 0 && now >= l->until;
   if (rc == 0 && ms > 0) {
     l->until = now + ms;
     return 0;

@@ -42,11 +42,15 @@ void child_forward(struct child *ch, const struct signalfd_siginfo *si);
  * at half the remaining time to ask again, so in a running zkl `until` is
  * always ahead; finding it passed with the library answering 0, and no
  * suspension reported, means the lease lapsed unnoticed (zkl was frozen,
- * or starved of CPU, past it): the hold is no longer provable.
+ * or starved of CPU, past it): the hold is no longer provable. While
+ * SUSPENDED (disconnected, or the quorum has not confirmed the session in
+ * time) the last `until` still bounds the hold: past it without RESTORED,
+ * the other side may already be granted, so CMD is stopped then.
  */
 struct lease {
   int active;      /* held, CMD running, not being stopped */
-  int suspended;   /* SUSPENDED seen, no RESTORED yet: LOST decides */
+  int suspended;   /* SUSPENDED seen, no RESTORED yet: the lease runs out at
+                      `until` unless RESTORED comes first */
   int64_t until;   /* -1: not yet known */
 };
 

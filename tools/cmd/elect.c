@@ -21,7 +21,7 @@ const char elect_help[] =
     "Joins the leader election PATH and runs CMD only while this process is the\n"
     "leader. CMD gets ZKL_FENCING_TOKEN (the term's token, strictly increasing\n"
     "across leaders), ZKL_ELECTION_PATH and ZKL_ID. If leadership is lost (or its\n"
-    "lease lapsed unnoticed because zkl was frozen), CMD gets SIGTERM, then\n"
+    "lease, which only the ZooKeeper quorum renews, ran out), CMD gets SIGTERM, then\n"
     "SIGKILL after the grace period; zkl then exits with 75, or with --rejoin\n"
     "waits to be elected again and restarts CMD. When CMD ends by itself, zkl\n"
     "resigns and exits with CMD's status.\n"
@@ -113,7 +113,7 @@ int cmd_elect(int argc, char **argv) {
       int vrc = zkl_election_valid_for(e, &ms);
       if (lease_lapsed(&lease, vrc, ms)) {
         error_msg("leadership of %s is no longer provable (its lease lapsed without word from "
-                  "ZooKeeper): stopping the command", ro.path);
+                  "the ZooKeeper quorum): stopping the command", ro.path);
         lost = 1;
         supervise_stop(&lease, &ch, ro.grace_ms);
       }
@@ -173,7 +173,8 @@ int cmd_elect(int argc, char **argv) {
             lost = 1;
             supervise_stop(&lease, &ch, ro.grace_ms);
           } else {
-            info("connection to ZooKeeper lost: leadership may be lost (waiting to reconnect)");
+            info("leadership may be lost (disconnected, or not confirmed by the quorum in time): "
+                 "waiting until its lease ends for the session to be confirmed again");
           }
           break;
         case ZKL_EVENT_LOST:

@@ -25,9 +25,10 @@ const char lock_help[] =
     "CMD gets ZKL_FENCING_TOKEN (a number that strictly increases across\n"
     "successive holders: pass it to the resource you protect), ZKL_LOCK_PATH and\n"
     "ZKL_ID in its environment. If the lock is lost while CMD runs (session\n"
-    "expired, or disconnected so long that it may have expired, or its lease\n"
-    "lapsed unnoticed because zkl was frozen), CMD gets SIGTERM, then SIGKILL\n"
-    "after the grace period, and zkl exits with 75.\n"
+    "expired), or is no longer provably held (its lease, which only the\n"
+    "ZooKeeper quorum renews, ran out: disconnected or cut off from the quorum\n"
+    "too long, or zkl was frozen), CMD gets SIGTERM, then SIGKILL after the\n"
+    "grace period, and zkl exits with 75.\n"
     "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 are forwarded to CMD.\n"
     "\n"
     "Several PATHs (followed by --) are one multi-lock: all or none, taken in\n"
@@ -302,7 +303,7 @@ int cmd_lock(int argc, char **argv) {
       int vrc = hold_valid_for(&h, &ms);
       if (lease_lapsed(&lease, vrc, ms)) {
         error_msg("lock %s is no longer provably held (its lease lapsed without word from "
-                  "ZooKeeper): stopping the command", ro.path);
+                  "the ZooKeeper quorum): stopping the command", ro.path);
         stop = STOP_LOST;
       } else if (max_hold_at >= 0 && now_ms() >= max_hold_at) {
         char d[32];
@@ -360,7 +361,8 @@ int cmd_lock(int argc, char **argv) {
             stop = STOP_LOST;
             child_stop(&ch, ro.grace_ms);
           } else {
-            info("connection to ZooKeeper lost: the lock may be lost (waiting to reconnect)");
+            info("the lock may be lost (disconnected, or not confirmed by the quorum in time): "
+                 "waiting until its lease ends for the session to be confirmed again");
           }
           break;
         case ZKL_EVENT_RESTORED:
