@@ -308,7 +308,8 @@ func (c *Client) NewObserver(path string, kind ElectionKind, onChange func(leade
 }
 
 // Leader returns the current leader's id, or ErrNotFound when there is none
-// (or it is not known yet).
+// (or it is not known yet), or ErrConnection while the view cannot be proven
+// current (disconnected, or not confirmed by the quorum in time).
 func (o *Observer) Leader() (string, error) {
 	size := 256
 	for {

@@ -1456,7 +1456,9 @@ class Observer(_Handle):
 
     @property
     def leader_bytes(self) -> Optional[bytes]:
-        """The current leader's id as bytes, None without a leader."""
+        """The current leader's id as bytes, None without a leader. Raises
+        zkl.ConnectionLost while the view cannot be proven current (see
+        docs/SAFETY.md)."""
         h = self._handle()
         size = 256
         while True:

@@ -347,7 +347,9 @@ impl Observer {
     }
 
     /// The current leader's participant id; `None` without a leader (or
-    /// before the first read completed).
+    /// before the first read completed); `Err(Error::Connection)` while the
+    /// view cannot be proven current (disconnected, or not confirmed by the
+    /// quorum in time).
     pub fn leader(&self) -> Result<Option<String>> {
         let mut buf = vec![0u8; 256];
         loop {

@@ -20,7 +20,11 @@ public final class ZklObserver extends OnPath<ZklObserver, LeaderListener, Elect
     return "observer of " + path;
   }
 
-  /** The current leader's participant id; empty when there is none (or not known yet). */
+  /**
+   * The current leader's participant id; empty when there is none (or not known yet). Throws the
+   * CONNECTION {@link ZklException} while the view cannot be proven current (disconnected, or not
+   * confirmed by the quorum in time).
+   */
   public Optional<String> leader() {
     byte[] buf = new byte[128];
     for (;;) {
