@@ -618,15 +618,21 @@ class LeaderObserver extends Handle {
 
   _busy() { return true; }
 
-  /** The current leader's id, or null. */
+  /** The current leader's id, or null. Throws ZKL_ECONNECTION while the
+   *  view cannot be proven current (disconnected, or not confirmed by the
+   *  quorum in time: docs/SAFETY.md). */
   get leader() {
-    const v = native.observerLeader(this._h);
-    return typeof v === 'number' ? null : v;
+    return this._answer(native.observerLeader(this._h), 'leader');
   }
 
-  /** The current leader's term (its fencing token, a BigInt), or null. */
+  /** The current leader's term (its fencing token, a BigInt), or null; as
+   *  `leader` while the view cannot be proven current. */
   get term() {
-    const v = native.observerTerm(this._h);
+    return this._answer(native.observerTerm(this._h), 'term');
+  }
+
+  _answer(v, what) {
+    if (v === codes.ECONNECTION) throw new ZklError(v, `${what} of ${this.path}`);
     return typeof v === 'number' ? null : v;
   }
 
