@@ -47,14 +47,15 @@ int64_t NowMs() {
 
 class Partition : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  static void SetUpTestSuite() { StartEnsemble(3); }
+  static void StartEnsemble(int servers) {
     std::string why = NetnsEnsemble::NetnsUnavailable();
     if (!why.empty()) {
       skip_reason_ = new std::string(why);
       return;
     }
     NetnsOptions o;
-    o.servers = 3;
+    o.servers = servers;
     o.clients = 1;
     o.tick_ms = 2000;
     o.sync_limit = 5;
@@ -96,11 +97,12 @@ class Partition : public ::testing::Test {
   }
 
   // Cuts server `cut` off from the other servers (its clients still reach
-  // it), runs `grant` (B's blocking acquire, true on success) while a thread
+  // it; with `minority` given, splits those servers from the rest instead),
+  // runs `grant` (B's blocking acquire, true on success) while a thread
   // polls `held` (A's is_held) every 2 ms, and returns the margin: from A's
   // last yes to B's grant (ms). Fails the test when A said yes after it.
   int64_t MarginUnderCut(const char *what, int cut, zkl_client *a, const std::function<int()> &held,
-                         const std::function<bool()> &grant) {
+                         const std::function<bool()> &grant, const std::vector<int> &minority = {}) {
     // A steady state first: the lease rests on sync round trips, not on the
     // handshake (which proves itself until 3/4 of a timeout after it).
     EXPECT_TRUE(Eventually([&] { return StatCounter(a, "quorum_proofs") >= 3; }, 15000))
@@ -121,7 +123,11 @@ class Partition : public ::testing::Test {
       }
     });
     int64_t t_cut = NowMs();
-    ens_->Isolate(cut);
+    if (minority.empty()) {
+      ens_->Isolate(cut);
+    } else {
+      ens_->Split(minority);
+    }
     bool granted = grant();
     int64_t t_grant = NowMs();
     stop = true;
@@ -249,6 +255,30 @@ TEST_F(Partition, UnfairElectionLeaderBehindACutOffFollowerStepsDownBeforeTheNex
                AllBut(follower_), [&](auto... a) { return MarginUnderCut(a...); });
 }
 
+// A chrooted holder: the heartbeat syncs run under the chroot too.
+TEST_F(Partition, ChrootedHolderBehindACutOffFollowerSaysNoBeforeTheGrant) {
+  auto b = NewClient(kSessionMs, AllBut(follower_));
+  // The chroot must exist: B's lock below it creates it and keeps it.
+  std::string root = UniquePath("chroot");
+  auto anchor = NewLock(b.get(), root + "/anchor");
+  ASSERT_EQ(zkl_lock_acquire(anchor.get(), 1, 10000), 0);
+  zkl_client_options o;
+  zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
+  std::string servers = ens_->connect_of(follower_);
+  o.servers = servers.c_str();
+  o.chroot = root.c_str();
+  o.session_timeout_ms = kSessionMs;
+  ClientPtr a;
+  ASSERT_EQ(NewClientWith(o, &a), 0);
+  ASSERT_EQ(zkl_client_wait_connected(a.get(), 20000), 0);
+  auto la = NewLock(a.get(), "/l");
+  ASSERT_EQ(zkl_lock_acquire(la.get(), 1, 10000), 0);
+  auto lb = NewLock(b.get(), root + "/l");
+  ASSERT_EQ(zkl_lock_try_acquire(lb.get(), 1), ZKL_EAGAIN);
+  MarginUnderCut("chroot", follower_, a.get(), [&] { return zkl_lock_is_held(la.get()); },
+                 [&] { return zkl_lock_acquire(lb.get(), 1, 30000) == 0; });
+}
+
 // The ensemble's leader itself cut off: it keeps answering its clients until
 // it notices it lost the quorum; the majority elects a new leader, which
 // expires A's session a session timeout later.
@@ -335,6 +365,32 @@ TEST_F(Partition, CliStopsItsCommandBeforeTheOtherSidesGrant) {
   }
   EXPECT_NE(cli_exit.load(), 0) << "the CLI kept running after B's grant\n" << cli_output();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 75) << cli_output();
+}
+
+// Five servers split 2 / 3, the leader and one follower on the minority
+// side, the holder talking to that follower: its syncs are answered by the
+// old leader (which still believes it leads) until it steps down; the
+// majority elects a new leader, which expires the holder's session a
+// session timeout after it starts (docs/SAFETY.md, "The leader cut off").
+class Partition5 : public Partition {
+ protected:
+  static void SetUpTestSuite() { StartEnsemble(5); }
+};
+
+TEST_F(Partition5, HolderOnTheMinoritySideOfASplitSaysNoBeforeTheMajoritysGrant) {
+  std::vector<int> minority = {leader_, follower_};
+  std::string majority;
+  for (int i = 1; i <= ens_->size(); ++i) {
+    if (i == leader_ || i == follower_) continue;
+    majority += (majority.empty() ? "" : ",") + ens_->connect_of(i);
+  }
+  auto a = NewClient(kSessionMs, ens_->connect_of(follower_));
+  auto b = NewClient(kSessionMs, majority);
+  std::string path = UniquePath("split");
+  auto la = NewLock(a.get(), path), lb = NewLock(b.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(la.get(), 1, 10000), 0);
+  MarginUnderCut("split-2-3", follower_, a.get(), [&] { return zkl_lock_is_held(la.get()); },
+                 [&] { return zkl_lock_acquire(lb.get(), 1, 40000) == 0; }, minority);
 }
 
 }  // namespace

@@ -161,6 +161,9 @@ int cmd_elect(int argc, char **argv) {
         case ZKL_EVENT_RESTORED:
           lease_restored(&lease);
           info("reconnected in time: still the leader");
+          /* CMD was stopped when the lease ran out (--rejoin): the same
+           * term is proven again, so it runs again with the same token. */
+          if (!running) want_start = 1;
           break;
         case ZKL_EVENT_NOT_ELECTED:
           info("not the leader: waiting in line");
