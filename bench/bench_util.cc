@@ -320,6 +320,7 @@ Options ParseOptions(int argc, char **argv, int first) {
       if (i + 1 >= argc) Die("--" + key + " needs a value");
       value = argv[++i];
     }
+    o.given.insert(key);
     auto num = [&]() -> int64_t {
       char *end = nullptr;
       long long v = std::strtoll(value.c_str(), &end, 10);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,7 @@ struct Options {
   int64_t idle_ms = 200;     // idle-CPU calibration before a measured phase
   int64_t limit_ms = 120000;  // hard bound of any single wait
   std::map<std::string, std::string> extra;  // --key value not known above
+  std::set<std::string> given;  // every --key on the command line (rows with other defaults)
 };
 
 // Parses --key value / --key=value pairs; exits with a message on error.

@@ -58,6 +58,9 @@ const std::vector<bench::Row> &Rows() {
        bench::RowHerd},
       {"distinct_locks", "one client holding --locks distinct locks", bench::RowDistinctLocks},
       {"idle_handles", "memory of --handles idle lock handles", bench::RowIdleHandles},
+      {"idle_hold",
+       "--clients (1) holders idle --duration-ms (20000): requests, CPU per s vs raw st pings, alternating",
+       bench::RowIdleHold},
   };
   return rows;
 }
@@ -70,7 +73,8 @@ void Usage() {
                "         --waiters N --handles-per-client N --handles N --wire-cycles N\n"
                "         --warmup-requests N --limit-ms N --prefix /path --kind K\n"
                "         --leases N --hold-us N --block N --stats-interval-ms N --stats-every N\n"
-               "         --tls-servers 127.0.0.1:PORT --tls-dir DIR\n");
+               "         --tls-servers 127.0.0.1:PORT --tls-dir DIR\n"
+               "         --session-timeout-ms N --rounds N --settle-ms N --server-pid PID (idle_hold)\n");
 }
 
 }  // namespace

@@ -82,4 +82,7 @@ void RowHerd(const Options &o);           // --kind semaphore --leases N: herd_s
 void RowDistinctLocks(const Options &o);
 void RowIdleHandles(const Options &o);
 
+// idle_rows.cc
+void RowIdleHold(const Options &o);       // holders idle: heartbeat cost vs the raw client's pings
+
 }  // namespace bench

@@ -62,6 +62,8 @@ class QuorumProof {
   // Send time of the newest answered handshake or sync (InfinitePast:
   // none): the leader was reachable then (what lost_after_ms counts from).
   absl::Time last_quorum_contact() const { return last_quorum_contact_; }
+  // Entries kept (bounded; for tests).
+  size_t history_size() const { return answered_.size() + syncs_.size(); }
 
  private:
   struct Round {

@@ -39,7 +39,7 @@ TEST(QuorumProof, OneSyncAloneProvesNothing) {
 
 TEST(QuorumProof, ARequestIsProvenOnlyOnceAPingMustHaveCarriedIt) {
   QuorumProof q(kPing);
-  q.OnAnswered(T(-100), T(-95));  // the request before R: what is proven
+  q.OnAnswered(T(-300), T(-295));  // the request before R: what is proven
   q.OnAnswered(T(0), T(5));       // R, touched at the follower by 5
   // j sent less than a ping interval after R's answer: no PING need have
   // reached the follower in between.
@@ -49,7 +49,7 @@ TEST(QuorumProof, ARequestIsProvenOnlyOnceAPingMustHaveCarriedIt) {
   // j sent at 1005 (>= 5 + 1000), answered at 1015; m sent after that.
   EXPECT_FALSE(Sync(q, 1005));  // this is j: nothing answered before it qualifies yet
   EXPECT_TRUE(Sync(q, 1100));   // m: R's touch reached the leader before m
-  EXPECT_EQ(q.proven_since(), T(-100));
+  EXPECT_EQ(q.proven_since(), T(-300));
   EXPECT_EQ(q.last_quorum_contact(), T(1100));
 }
 
@@ -69,7 +69,7 @@ TEST(QuorumProof, SteadyHeartbeatsKeepTheProofAboutAPingIntervalAndThreePeriodsB
 
 TEST(QuorumProof, SyncsThatOverlapUseOnlyTheOnesAnsweredBeforeTheirSend) {
   QuorumProof q(kPing);
-  q.OnAnswered(T(-100), T(-95));
+  q.OnAnswered(T(-300), T(-295));
   q.OnAnswered(T(0), T(5));
   // j is sent at 2000 but answered only at 3000 (a slow leader); m sent at
   // 2500 was sent before j's answer, so j does not count for m.
@@ -81,7 +81,7 @@ TEST(QuorumProof, SyncsThatOverlapUseOnlyTheOnesAnsweredBeforeTheirSend) {
   // A sync sent after both answers: the newest (sent at 2500) is its j, and
   // R was answered at 5 <= 2500 - 1000.
   EXPECT_TRUE(Sync(q, 3100));
-  EXPECT_EQ(q.proven_since(), T(-100));
+  EXPECT_EQ(q.proven_since(), T(-300));
 }
 
 TEST(QuorumProof, AReconnectForgetsTheOldConnectionsAnswersButNotTheProof) {
@@ -114,11 +114,23 @@ TEST(QuorumProof, OneAnsweredRequestIsNotEnough) {
 TEST(QuorumProof, TheProvenInstantNeverMovesBack) {
   QuorumProof q(kPing);
   q.OnHandshake(T(5000));
-  q.OnAnswered(T(-100), T(-95));
+  q.OnAnswered(T(-300), T(-295));
   q.OnAnswered(T(0), T(5));
   EXPECT_FALSE(Sync(q, 1100));
   EXPECT_FALSE(Sync(q, 1200));
   EXPECT_EQ(q.proven_since(), T(5000));
+}
+
+TEST(QuorumProof, ABusyClientKeepsABoundedHistory) {
+  // 100 answers per ms for 5 s: the proof still advances, from a request
+  // at most an eighth of a ping interval older than the exact one.
+  QuorumProof q(kPing);
+  for (int64_t t = 0; t < 5000; ++t) {
+    for (int k = 0; k < 100; ++k) q.OnAnswered(T(t), T(t + 1));
+    if (t % 250 == 0) q.OnSyncAnswered(T(t), T(t + 1));
+  }
+  EXPECT_NE(q.proven_since(), absl::InfinitePast());
+  EXPECT_LE(q.history_size(), 40u);
 }
 
 }  // namespace
