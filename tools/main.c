@@ -69,7 +69,7 @@ static const char main_help[] =
  */
 static void quiet_zookeeper_log(void) {
   errf = stderr;
-  if (getenv("ZKL_ZOOKEEPER_LOG") != NULL) return;
+  if (env_bool("ZKL_ZOOKEEPER_LOG", 0)) return;
   int fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
   int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;

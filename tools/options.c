@@ -28,8 +28,7 @@ void common_init(struct common *co) {
   co->tls_cert = env_or("ZKL_TLS_CERT", NULL);
   co->tls_key = env_or("ZKL_TLS_KEY", NULL);
   co->tls_key_password_file = env_or("ZKL_TLS_KEY_PASSWORD_FILE", NULL);
-  const char *skip = env_or("ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK", "0");
-  co->tls_skip_hostname_check = strcmp(skip, "0") != 0 && strcmp(skip, "false") != 0;
+  co->tls_skip_hostname_check = env_bool("ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK", 0);
   co->sasl_mechanism = env_or("ZKL_SASL_MECHANISM", NULL);
   co->sasl_user = env_or("ZKL_SASL_USER", NULL);
   co->sasl_keytab = env_or("ZKL_SASL_KEYTAB", NULL);

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +77,25 @@ int64_t wall_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int parse_bool(const char *s) {
+  static const char *const yes[] = {"1", "true", "yes", "on"};
+  static const char *const no[] = {"0", "false", "no", "off"};
+  for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
+    if (strcasecmp(s, yes[i]) == 0) return 1;
+    if (strcasecmp(s, no[i]) == 0) return 0;
+  }
+  return -1;
+}
+
+int env_bool(const char *name, int dflt) {
+  const char *v = getenv(name);
+  if (v == NULL || v[0] == '\0') return dflt;
+  int b = parse_bool(v);
+  /* A security switch must never turn on (or off) by a typo: refuse. */
+  if (b < 0) die(EXIT_ZKL, "$%s must be one of 1/0, true/false, yes/no, on/off (any case), not '%s'", name, v);
+  return b;
 }
 
 int parse_duration(const char *s, int64_t *out) {

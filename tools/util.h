@@ -40,6 +40,12 @@ int64_t now_ms(void);  /* monotonic */
 int64_t wall_ms(void); /* Unix time */
 /* "500ms", "1.5s", "2m", "1h"; a plain number is seconds. -1 if malformed. */
 int parse_duration(const char *s, int64_t *out);
+/* A yes/no setting: 1, true, yes, on (any case) -> 1; 0, false, no, off ->
+ * 0; anything else -> -1 (the caller says which setting was wrong). */
+int parse_bool(const char *s);
+/* The boolean environment variable NAME: `dflt` when unset or empty; dies
+ * with a usage error naming NAME when it is neither yes nor no. */
+int env_bool(const char *name, int dflt);
 void format_duration(int64_t ms, char *buf, size_t len);
 /* The poll(2) timeout until a monotonic deadline (-1: none). */
 int poll_ms(int64_t deadline);

@@ -231,6 +231,30 @@ def test_secret_and_tls_option_errors(zkl, path, args, message):
     assert r.returncode == EXIT_ZKL and message in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("value, on", [("1", True), ("yes", True), ("ON", True), ("True", True),
+                                       ("0", False), ("no", False), ("off", False), ("FALSE", False)])
+def test_boolean_environment_is_strict(zkl, path, value, on):
+    """ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK takes yes/no words in any case:
+    `no` and `off` keep host names checked (they used to turn the check
+    off). Without --tls-ca the switch, when on, is an error of its own."""
+    env = dict(zkl.env, ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK=value)
+    r = zkl.run("status", path, env=env)
+    if on:
+        assert r.returncode == EXIT_ZKL and "need --tls-ca" in r.stderr, r.stderr
+    else:
+        assert "need --tls-ca" not in r.stderr and "must be one of" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("name", ["ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK", "ZKL_ZOOKEEPER_LOG"])
+@pytest.mark.parametrize("value", ["maybe", "2", "nope", " yes"])
+def test_boolean_environment_refuses_anything_else(zkl, path, name, value):
+    """A security switch never turns on (or off) by a typo: the command
+    refuses to run and names the variable."""
+    r = zkl.run("status", path, env=dict(zkl.env, **{name: value}))
+    assert r.returncode == EXIT_ZKL, r.stderr
+    assert f"${name} must be one of" in r.stderr and value in r.stderr
+
+
 def test_tls_and_sasl_options_never_print_secrets(zkl, path, tmp_path):
     secret = "sasl-secret-77"
     pw = tmp_path / "pw"
