@@ -405,23 +405,31 @@ ZkServer& ZkEnsemble::member(int k) {
   return *members_[static_cast<size_t>(k - 1)];
 }
 
-int ZkEnsemble::LeaderIndex() const {
-  for (int k = 1; k <= size(); ++k) {
-    const ZkServer& m = *members_[static_cast<size_t>(k - 1)];
-    if (m.paused()) continue;
-    if (m.Mode(Millis(1000)) == "leader") return k;
+// The leader among an ensemble's members (1-based), 0 if none; and the
+// bounded wait for one other than not_k. Shared by both ensemble kinds.
+static int LeaderAmong(const std::vector<std::unique_ptr<ZkServer>>& members) {
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (members[i]->paused()) continue;
+    if (members[i]->Mode(Millis(1000)) == "leader") return static_cast<int>(i) + 1;
   }
   return 0;
 }
 
-int ZkEnsemble::WaitForLeader(Millis timeout, int not_k) const {
+static int WaitForLeaderAmong(const std::vector<std::unique_ptr<ZkServer>>& members, Millis timeout,
+                              int not_k) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    int k = LeaderIndex();
+    int k = LeaderAmong(members);
     if (k != 0 && k != not_k) return k;
     if (Clock::now() >= deadline) return 0;
     std::this_thread::sleep_for(Millis(50));
   }
+}
+
+int ZkEnsemble::LeaderIndex() const { return LeaderAmong(members_); }
+
+int ZkEnsemble::WaitForLeader(Millis timeout, int not_k) const {
+  return WaitForLeaderAmong(members_, timeout, not_k);
 }
 
 void ZkEnsemble::Stop() {
@@ -564,23 +572,10 @@ const ZkServer& NetnsEnsemble::member(int k) const {
   return *members_[static_cast<size_t>(k - 1)];
 }
 
-int NetnsEnsemble::LeaderIndex() const {
-  for (int k = 1; k <= size(); ++k) {
-    const ZkServer& m = member(k);
-    if (m.paused()) continue;
-    if (m.Mode(Millis(1000)) == "leader") return k;
-  }
-  return 0;
-}
+int NetnsEnsemble::LeaderIndex() const { return LeaderAmong(members_); }
 
 int NetnsEnsemble::WaitForLeader(Millis timeout, int not_k) const {
-  const auto deadline = Clock::now() + timeout;
-  for (;;) {
-    int k = LeaderIndex();
-    if (k != 0 && k != not_k) return k;
-    if (Clock::now() >= deadline) return 0;
-    std::this_thread::sleep_for(Millis(50));
-  }
+  return WaitForLeaderAmong(members_, timeout, not_k);
 }
 
 bool NetnsEnsemble::WaitHealthy(Millis timeout) const {
