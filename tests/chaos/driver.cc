@@ -13,7 +13,7 @@
 //
 //   zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]
 //             [--max-duration S] [--workers N] [--session-timeout MS]
-//             [--worker-bin PATH] [--tls] [--keep]
+//             [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]
 //
 // --tls: the same round over TLS. Certificates from scripts/test-certs (in
 // the run dir), every member with a secureClientPort that requires a client
@@ -22,12 +22,38 @@
 // the cut-after-create fault (it spots the create in the stream) is not
 // injected.
 //
+// --netns: the ensemble in Linux network namespaces (tests/harness
+// NetnsEnsemble, scripts/zk-netns; needs root), with the ZooKeeper sample
+// timing (tickTime 2000, syncLimit 5: a follower cut off from the quorum
+// serves its clients for 10 s). No proxies: every worker runs in a client
+// namespace of its own and talks to ONE server (worker i to server
+// 1 + i % N; every 4th worker to the whole ensemble), so that partitions
+// put holders behind cut-off servers. The driver's own thread enters client
+// namespace c1 before it creates any thread or process, so every ZooKeeper
+// connection of the run (workers, session takeover, orphan check) stays
+// inside the namespaces. Partition faults join the server and client
+// faults: isolate-follower, isolate-leader, split (majority/minority),
+// nontransitive (two servers blocked from each other only), flap (isolate
+// and heal on and off), delay (netem; n/a when the kernel has none). After
+// every fault the network is healed and the ensemble must be healthy again
+// (bounded) before the next. The proxy faults (connection-drop,
+// cut-after-create, client-blackhole) are n/a; session-expire cuts the
+// worker's namespace off the bridge instead of a proxy. --servers N: N
+// servers (default 3).
+//
+// The report ends with the smallest handover margin: over every handover
+// on an exclusive path after a suspension or a loss, the time from the
+// earlier holder's last "held" yes to the later holder's acquire.
+//
 // Runs until at least --acquisitions acquisitions were recorded, every fault
 // kind was injected and --duration seconds have passed; fails if that takes
 // longer than --max-duration. Exit status: 0 no violation, 1 violations or
-// a failed run, 2 usage / setup error. The last line is
-// "chaos: 1 passed, 0 failed" or "chaos: 0 passed, 1 failed".
+// a failed run, 2 usage / setup error, 77 --netns skipped (network namespaces
+// unavailable here, e.g. not root; a failure instead with
+// ZKL_REQUIRE_NETNS=1). The last line is "chaos: 1 passed, 0 failed",
+// "chaos: 0 passed, 1 failed" or "chaos: 0 passed, 0 failed, 1 skipped".
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -58,6 +84,7 @@
 
 using zkl_chaos::MonotonicNs;
 using zkl_test::FaultProxy;
+using zkl_test::NetnsEnsemble;
 using zkl_test::ZkEnsemble;
 
 namespace {
@@ -73,6 +100,8 @@ struct Options {
   std::string worker_bin = ZKL_CHAOS_WORKER_BIN;
   bool keep = false;
   bool tls = false;
+  bool netns = false;  // the ensemble in network namespaces, partition faults
+  int servers = 3;
 };
 
 // With --tls: the certificates (scripts/test-certs) the clients use.
@@ -114,7 +143,9 @@ struct Worker {
   pid_t pid = -1;
   int exit_status = -1;  // waitpid status once reaped
   bool exited = false;
-  std::unique_ptr<FaultProxy> proxy;
+  std::unique_ptr<FaultProxy> proxy;  // none with --netns
+  int server = 0;       // --netns: the one member it talks to (0: all of them)
+  std::string node;     // --netns: its client namespace ("c2", ...)
   std::string history, session_file, log;
   std::streamoff read_offset = 0;
   uint64_t acquisitions = 0;
@@ -125,13 +156,15 @@ struct Worker {
 std::vector<Worker> g_workers;
 std::string g_dir;
 
-pid_t Spawn(const std::vector<std::string> &args, const std::string &log) {
+// netns_fd >= 0: the child enters that network namespace before the exec.
+pid_t Spawn(const std::vector<std::string> &args, const std::string &log, int netns_fd = -1) {
   std::vector<char *> argv;
   for (const std::string &a : args) argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    if (netns_fd >= 0 && setns(netns_fd, CLONE_NEWNET) != 0) _exit(126);
     int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -198,35 +231,75 @@ enum Fault {
   kSessionExpire,
   kEnsembleRestart,
   kClientFreeze,
+  // --netns only: real network partitions between the servers.
+  kIsolateFollower,
+  kIsolateLeader,
+  kSplit,
+  kNontransitive,
+  kFlap,
+  kDelay,
   kFaultKinds
 };
 const char *kFaultNames[kFaultKinds] = {
     "leader-kill",      "follower-kill",    "server-pause",   "connection-drop",
     "cut-after-create", "client-blackhole", "session-expire", "ensemble-restart",
-    "client-freeze"};
-const int kFaultWeights[kFaultKinds] = {2, 2, 2, 3, 3, 2, 3, 1, 3};
+    "client-freeze",    "isolate-follower", "isolate-leader", "split",
+    "nontransitive",    "flap",             "delay"};
+const int kFaultWeights[kFaultKinds] = {2, 2, 2, 3, 3, 2, 3, 1, 3, 3, 2, 2, 2, 2, 2};
 
-// Over TLS the proxy forwards ciphertext: it cannot tell a create from any
-// other request, so it cannot cut right after one.
-bool Applicable(Fault f) { return !(g_opt.tls && f == kCutAfterCreate); }
+bool NetnsOnly(Fault f) { return f >= kIsolateFollower; }
+bool NeedsProxy(Fault f) {
+  return f == kConnectionDrop || f == kCutAfterCreate || f == kClientBlackhole;
+}
+
+// Why netem delays can not be made here ("" while they can, or not tried yet).
+std::string g_delay_unavailable;
+
+// Why fault f is not injected in this run ("" when it is). Over TLS the
+// proxy forwards ciphertext: it cannot tell a create from any other request,
+// so it cannot cut right after one. With --netns there are no proxies.
+std::string NotApplicable(Fault f) {
+  if (NetnsOnly(f) && !g_opt.netns) return "netns only";
+  if (g_opt.netns && NeedsProxy(f)) return "netns";
+  if (g_opt.tls && f == kCutAfterCreate) return "TLS";
+  if (f == kDelay && !g_delay_unavailable.empty()) return g_delay_unavailable;
+  return "";
+}
+bool Applicable(Fault f) { return NotApplicable(f).empty(); }
 int Weight(int f) { return Applicable(static_cast<Fault>(f)) ? kFaultWeights[f] : 0; }
 
 std::map<std::string, uint64_t> g_fault_counts;  // injected, by name (+ details)
 std::vector<std::string> g_failures;             // run failures (not history violations)
 
-std::unique_ptr<ZkEnsemble> g_ensemble;
+std::unique_ptr<ZkEnsemble> g_ensemble;    // loopback mode
+std::unique_ptr<NetnsEnsemble> g_netns;    // --netns
+std::vector<int> g_netns_fds;              // [j]: open fd of client namespace cj (-1: none)
+
+// The ensemble, whichever mode.
+int Servers() { return g_netns ? g_netns->size() : g_ensemble->size(); }
+zkl_test::ZkServer &Member(int k) { return g_netns ? g_netns->member(k) : g_ensemble->member(k); }
+int LeaderIndex() { return g_netns ? g_netns->LeaderIndex() : g_ensemble->LeaderIndex(); }
+// All members, as a client connect string (plaintext ports).
+std::string Connect() { return g_netns ? g_netns->connect() : g_ensemble->connect(); }
+
+// Network disturbances (--netns) from cut to heal, for the margin report.
+struct Window {
+  int64_t begin_ns = 0, end_ns = 0;
+  std::string what;
+};
+std::vector<Window> g_windows;
 
 // Starts member k again, retrying a few times (bounded).
 void StartMember(int k, bool wait_for_quorum) {
   for (int attempt = 1;; ++attempt) {
     try {
-      g_ensemble->member(k).Start(wait_for_quorum);
+      Member(k).Start(wait_for_quorum);
       return;
     } catch (const std::exception &e) {
       Log("starting member %d failed (attempt %d): %.300s", k, attempt, e.what());
       if (attempt == 3) throw;
       try {
-        g_ensemble->member(k).Kill();
+        Member(k).Kill();
       } catch (...) {
       }
       SleepMs(1000);
@@ -235,7 +308,8 @@ void StartMember(int k, bool wait_for_quorum) {
 }
 
 int WaitLeader() {
-  int k = g_ensemble->WaitForLeader(std::chrono::milliseconds(60000));
+  int k = g_netns ? g_netns->WaitForLeader(std::chrono::milliseconds(60000))
+                  : g_ensemble->WaitForLeader(std::chrono::milliseconds(60000));
   if (k == 0) throw std::runtime_error("no leader within 60 s");
   return k;
 }
@@ -243,10 +317,10 @@ int WaitLeader() {
 void KillAndRestart(int k, const char *what) {
   int down = Rand(300, 3000);
   Log("fault %s: kill member %d, down %d ms", what, k, down);
-  g_ensemble->member(k).Kill();
+  Member(k).Kill();
   SleepMs(down);
   StartMember(k, true);
-  Log("  member %d back; leader now %d", k, g_ensemble->LeaderIndex());
+  Log("  member %d back; leader now %d", k, LeaderIndex());
 }
 
 // A worker for a client fault: preferably one in the middle of a hold that
@@ -297,6 +371,87 @@ void CountBlackholed(Worker &w, const FaultProxy::Stats &before) {
       w.id.c_str(), gave_up, tried);
 }
 
+// --netns: "s2 (leader; w2 w5 behind it, w2 holding)" for the log.
+std::string ServerDesc(int k, int leader) {
+  CountAcquisitions();
+  std::string d = "s" + std::to_string(k) + (k == leader ? " (leader" : " (follower");
+  std::string behind, holding;
+  for (const Worker &w : g_workers) {
+    if (w.server != k) continue;
+    behind += " " + w.id;
+    if (w.holding) holding += " " + w.id;
+  }
+  if (!behind.empty()) d += ";" + behind + " behind it";
+  if (!holding.empty()) d += ";" + holding + " holding";
+  return d + ")";
+}
+
+// --netns: the servers among `candidates` behind which a worker (one that
+// talks to that server only) holds something for at least `min_left_ms`
+// more.
+std::vector<int> ServersWithHolder(const std::vector<int> &candidates, int min_left_ms) {
+  CountAcquisitions();
+  std::vector<int> out;
+  for (int k : candidates) {
+    for (const Worker &w : g_workers) {
+      if (w.server == k && w.holding &&
+          w.holding_until - MonotonicNs() >= int64_t{min_left_ms} * 1000000) {
+        out.push_back(k);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// --netns: one of `candidates` for a partition. Three times in four it waits
+// (up to 6 s) for a long hold behind one of them (a cut then hits a holder
+// that is still using its lock when its server loses the quorum: the case
+// that matters), else any holder behind one; otherwise, or when there is
+// none, any of them.
+int PickServerOf(const std::vector<int> &candidates) {
+  if (Rand(0, 3) != 0) {
+    int64_t deadline = MonotonicNs() + 6000000000LL;
+    for (;;) {
+      std::vector<int> with = ServersWithHolder(candidates, 3000);
+      if (with.empty() && MonotonicNs() >= deadline) with = ServersWithHolder(candidates, 0);
+      if (!with.empty()) {
+        ++g_fault_counts["partition-of-a-holder's-server(targeted)"];
+        return with[Rand(0, static_cast<int>(with.size()) - 1)];
+      }
+      if (MonotonicNs() >= deadline) break;
+      SleepMs(50);
+    }
+  }
+  return candidates[Rand(0, static_cast<int>(candidates.size()) - 1)];
+}
+
+// A server other than `not_k` (0: any), see PickServerOf.
+int PickServer(int not_k) {
+  std::vector<int> all;
+  for (int k = 1; k <= Servers(); ++k) {
+    if (k != not_k) all.push_back(k);
+  }
+  return PickServerOf(all);
+}
+
+std::string Members(const std::vector<int> &ks) {
+  std::string s;
+  for (int k : ks) s += (s.empty() ? "s" : ",s") + std::to_string(k);
+  return s;
+}
+
+// --netns: keeps a partition in force for `ms`, then heals the network.
+void HoldPartition(int ms, const std::string &what) {
+  Window win;
+  win.begin_ns = MonotonicNs();
+  win.what = what;
+  SleepMs(ms);
+  g_netns->Heal();
+  win.end_ns = MonotonicNs();
+  g_windows.push_back(win);
+}
+
 void Inject(Fault f) {
   switch (f) {
     case kLeaderKill: {
@@ -307,20 +462,20 @@ void Inject(Fault f) {
     case kFollowerKill: {
       int leader = WaitLeader();
       int k = leader;
-      while (k == leader) k = Rand(1, g_ensemble->size());
+      while (k == leader) k = Rand(1, Servers());
       KillAndRestart(k, kFaultNames[f]);
       break;
     }
     case kServerPause: {
-      int k = Rand(1, g_ensemble->size());
-      int leader = g_ensemble->LeaderIndex();
+      int k = Rand(1, Servers());
+      int leader = LeaderIndex();
       // Sometimes shorter, sometimes longer than the session timeout.
       int ms = Rand(500, g_opt.session_timeout + 2500);
       Log("fault %s: SIGSTOP member %d (%s) for %d ms", kFaultNames[f], k,
           k == leader ? "leader" : "follower", ms);
-      g_ensemble->member(k).Pause();
+      Member(k).Pause();
       SleepMs(ms);
-      g_ensemble->member(k).Resume();
+      Member(k).Resume();
       ++g_fault_counts[std::string(kFaultNames[f]) + (k == leader ? "(leader)" : "(follower)")];
       break;
     }
@@ -377,7 +532,9 @@ void Inject(Fault f) {
       // learns LOST from its own deadline or from the server's EXPIRED.
       // (Expiring the session of a client that is still connected can not
       // be noticed by any client before the server deletes its nodes; only
-      // fencing protects against that — see README.md.)
+      // fencing protects against that — see README.md.) The cut: the
+      // worker's proxy black-holes it; with --netns its client namespace is
+      // unplugged from the bridge (silently, as a black-hole).
       Worker &w = PickWorker(g_opt.session_timeout * 2 / 3);
       int64_t id = 0;
       std::string pw;
@@ -385,20 +542,35 @@ void Inject(Fault f) {
         Log("fault %s: %s has no session published yet; skipped", kFaultNames[f], w.id.c_str());
         return;
       }
-      Log("fault %s: cut %s off, then expire its session", kFaultNames[f], w.id.c_str());
-      FaultProxy::Stats before = w.proxy->stats();
-      w.proxy->SetBlackhole(true);
+      Log("fault %s: cut %s off%s, then expire its session", kFaultNames[f], w.id.c_str(),
+          g_netns ? (" (unplug " + w.node + ")").c_str() : "");
+      FaultProxy::Stats before;
+      Window win;
+      win.begin_ns = MonotonicNs();
+      win.what = std::string(kFaultNames[f]) + " " + w.node;
+      if (g_netns) {
+        g_netns->Unplug(w.node);
+      } else {
+        before = w.proxy->stats();
+        w.proxy->SetBlackhole(true);
+      }
       SleepMs(g_opt.session_timeout * 2 / 3 + 300);
       // The takeover is a plain ZooKeeper client, so it uses the plaintext
       // client ports, also with --tls: the same servers, the same sessions.
-      bool ok = zkl_test::ExpireSession(g_ensemble->connect(), id, pw,
-                                        std::chrono::milliseconds(15000));
+      // With --netns it runs in the driver's client namespace (c1).
+      bool ok = zkl_test::ExpireSession(Connect(), id, pw, std::chrono::milliseconds(15000));
       int heal = Rand(0, 2000);
       SleepMs(heal);
-      w.proxy->SetBlackhole(false);
+      if (g_netns) {
+        g_netns->Plug(w.node);
+        win.end_ns = MonotonicNs();
+        g_windows.push_back(win);
+      } else {
+        w.proxy->SetBlackhole(false);
+      }
       Log("  %s's session %" PRIx64 " %s, reconnect allowed %d ms later", w.id.c_str(), static_cast<uint64_t>(id),
           ok ? "expired" : "NOT expired (already gone?)", heal);
-      CountBlackholed(w, before);
+      if (!g_netns) CountBlackholed(w, before);
       if (!ok) return;
       break;
     }
@@ -406,14 +578,122 @@ void Inject(Fault f) {
       bool crash = Rand(0, 1) == 1;
       int down = Rand(200, 2000);
       Log("fault %s: %s all members, down %d ms", kFaultNames[f], crash ? "kill" : "stop", down);
-      for (int k = 1; k <= g_ensemble->size(); ++k) {
-        if (crash) g_ensemble->member(k).Kill();
-        else g_ensemble->member(k).Stop();
+      for (int k = 1; k <= Servers(); ++k) {
+        if (crash) Member(k).Kill();
+        else Member(k).Stop();
       }
       SleepMs(down);
-      for (int k = 1; k <= g_ensemble->size(); ++k) StartMember(k, false);
+      for (int k = 1; k <= Servers(); ++k) StartMember(k, false);
       int leader = WaitLeader();
       Log("  ensemble back; leader %d", leader);
+      break;
+    }
+    case kIsolateFollower:
+    case kIsolateLeader: {
+      // Server k cut off from the other servers; its clients still reach it
+      // and it serves them until it notices (syncLimit x tickTime) — while
+      // the quorum expires their sessions and grants their locks to others.
+      int leader = WaitLeader();
+      int k = f == kIsolateLeader ? PickServerOf({leader}) : PickServer(leader);
+      int ms = Rand(2000, 12000);
+      std::string desc = ServerDesc(k, leader);
+      Log("fault %s: isolate %s from the other servers for %d ms", kFaultNames[f], desc.c_str(), ms);
+      g_netns->Isolate(k);
+      HoldPartition(ms, std::string(kFaultNames[f]) + " s" + std::to_string(k));
+      break;
+    }
+    case kSplit: {
+      // A minority (1 of 3, 2 of 5) cut from the majority; half the time
+      // with the leader in the minority.
+      int leader = WaitLeader();
+      int n = Servers();
+      std::vector<int> order;
+      for (int k = 1; k <= n; ++k) order.push_back(k);
+      std::shuffle(order.begin(), order.end(), g_rng);
+      bool leader_in = Rand(0, 1) == 1;
+      std::vector<int> minority;
+      // The leader, or a follower (preferably with a holder behind it).
+      minority.push_back(leader_in ? PickServerOf({leader}) : PickServer(leader));
+      for (int k : order) {
+        if (static_cast<int>(minority.size()) == (n - 1) / 2) break;
+        if (k != leader && k != minority.front()) minority.push_back(k);
+      }
+      std::sort(minority.begin(), minority.end());
+      std::vector<int> majority;
+      for (int k = 1; k <= n; ++k) {
+        if (std::find(minority.begin(), minority.end(), k) == minority.end()) majority.push_back(k);
+      }
+      int ms = Rand(3000, 12000);
+      Log("fault %s: %s | %s (leader s%d) for %d ms", kFaultNames[f], Members(minority).c_str(),
+          Members(majority).c_str(), leader, ms);
+      g_netns->Split(minority);
+      HoldPartition(ms, std::string(kFaultNames[f]) + " " + Members(minority));
+      ++g_fault_counts[std::string(kFaultNames[f]) + (leader_in ? "(leader in the minority)"
+                                                                  : "(leader in the majority)")];
+      break;
+    }
+    case kNontransitive: {
+      // A and C do not see each other; both see B (and everyone else).
+      int leader = WaitLeader();
+      int a = Rand(1, Servers());
+      int c = a;
+      while (c == a) c = Rand(1, Servers());
+      int ms = Rand(3000, 12000);
+      Log("fault %s: block s%d <-> s%d only (leader s%d) for %d ms", kFaultNames[f], a, c, leader, ms);
+      g_netns->Block("s" + std::to_string(a), "s" + std::to_string(c));
+      HoldPartition(ms, std::string(kFaultNames[f]) + " s" + std::to_string(a) + "/s" +
+                            std::to_string(c));
+      ++g_fault_counts[std::string(kFaultNames[f]) +
+                       (a == leader || c == leader ? "(leader cut from one follower)"
+                                                   : "(followers cut from each other)")];
+      break;
+    }
+    case kFlap: {
+      int leader = WaitLeader();
+      int k = PickServer(0);
+      int times = Rand(3, 6);
+      Log("fault %s: isolate and heal %s %d times", kFaultNames[f], ServerDesc(k, leader).c_str(), times);
+      for (int i = 0; i < times; ++i) {
+        int on = Rand(500, 2000), off = Rand(500, 2000);
+        g_netns->Isolate(k);
+        HoldPartition(on, std::string(kFaultNames[f]) + " s" + std::to_string(k));
+        SleepMs(off);
+      }
+      break;
+    }
+    case kDelay: {
+      // netem delay on one server's (or one worker namespace's) outgoing
+      // packets.
+      int leader = WaitLeader();
+      std::string node, desc;
+      if (Rand(0, 2) != 0) {
+        int k = PickServer(0);
+        node = "s" + std::to_string(k);
+        desc = ServerDesc(k, leader);
+      } else {
+        Worker &w = PickWorker();
+        node = w.node;
+        desc = w.node + " (" + w.id + ")";
+      }
+      int delay = Rand(20, 1500);
+      int ms = Rand(3000, 12000);
+      zkl_test::CommandResult r = zkl_test::RunCommand(
+          {zkl_test::ZkNetnsScript(), "delay", g_netns->name(), node, std::to_string(delay)});
+      if (r.exit_code == 77) {
+        std::string why = r.output;
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        if (why.rfind("zk-netns: ", 0) == 0) why = why.substr(10);
+        g_delay_unavailable = why.empty() ? "netem unavailable" : why;
+        Log("fault %s: not applicable here: %s", kFaultNames[f], g_delay_unavailable.c_str());
+        return;
+      }
+      if (r.exit_code != 0) {
+        throw std::runtime_error("zk-netns delay failed (exit " + std::to_string(r.exit_code) +
+                                 "): " + r.output);
+      }
+      Log("fault %s: %d ms on %s for %d ms", kFaultNames[f], delay, desc.c_str(), ms);
+      HoldPartition(ms, std::string(kFaultNames[f]) + " " + node);
+      ++g_fault_counts[std::string(kFaultNames[f]) + (node[0] == 's' ? "(server)" : "(client)")];
       break;
     }
     default: return;
@@ -421,13 +701,33 @@ void Inject(Fault f) {
   ++g_fault_counts[kFaultNames[f]];
 }
 
-// Makes sure every member runs and a leader exists (after a failed fault).
+// Makes sure the network is whole (--netns), every member runs and a leader
+// exists; with --netns waits (bounded) until the ensemble is healthy: every
+// member leader or follower, one leader. Called after every fault with
+// --netns, and after a failed fault.
 void Heal() {
-  for (int k = 1; k <= g_ensemble->size(); ++k) {
-    zkl_test::ZkServer &m = g_ensemble->member(k);
+  if (g_netns) g_netns->Heal();
+  for (int k = 1; k <= Servers(); ++k) {
+    zkl_test::ZkServer &m = Member(k);
     if (m.paused()) m.Resume();
+  }
+  int64_t t0 = MonotonicNs();
+  // With --netns a member that was cut off takes a while to rejoin (it
+  // looks for a leader first): give it that before restarting anything.
+  if (g_netns && g_netns->WaitHealthy(std::chrono::milliseconds(90000))) {
+    bool all_serve = true;
+    for (int k = 1; k <= Servers() && all_serve; ++k) all_serve = !Member(k).Mode().empty();
+    if (all_serve) {
+      double s = static_cast<double>(MonotonicNs() - t0) / 1e9;
+      if (s >= 1) Log("  healthy after %.1f s (leader s%d)", s, LeaderIndex());
+      return;
+    }
+  }
+  for (int k = 1; k <= Servers(); ++k) {
+    zkl_test::ZkServer &m = Member(k);
     if (m.Mode().empty()) {
       try {
+        Log("heal: member %d does not serve; restarting it", k);
         m.Kill();
         StartMember(k, false);
       } catch (const std::exception &e) {
@@ -435,8 +735,13 @@ void Heal() {
       }
     }
   }
-  for (Worker &w : g_workers) w.proxy->SetBlackhole(false);
+  for (Worker &w : g_workers) {
+    if (w.proxy) w.proxy->SetBlackhole(false);
+  }
   WaitLeader();
+  if (g_netns && !g_netns->WaitHealthy(std::chrono::milliseconds(90000))) {
+    throw std::runtime_error("the ensemble is not healthy within 90 s of a restart");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -445,9 +750,11 @@ void Heal() {
 
 // A ZooKeeper handle for the checks; with --tls over the secure ports with
 // the workers' certificates (verified, host name included).
+// With --netns the calling thread is in client namespace c1, and so are the
+// handle's threads.
 zhandle_t *CheckerHandle() {
   if (!g_opt.tls) {
-    return zookeeper_init(g_ensemble->connect().c_str(), nullptr, 10000, nullptr, nullptr, 0);
+    return zookeeper_init(Connect().c_str(), nullptr, 10000, nullptr, nullptr, 0);
   }
   zoo_tls_params_t tls{};
   tls.ca_file = g_tls.ca.c_str();
@@ -506,11 +813,12 @@ bool CheckNoOrphans(const std::string &prefix, std::string *detail) {
   std::fprintf(stderr,
                "usage: zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]\n"
                "                 [--max-duration S] [--workers N] [--session-timeout MS]\n"
-               "                 [--worker-bin PATH] [--tls] [--keep]\n");
+               "                 [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]\n");
   std::exit(2);
 }
 
 void ParseArgs(int argc, char **argv) {
+  bool ci = false, duration = false, acquisitions = false, max_duration = false;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
     auto val = [&]() -> std::string {
@@ -518,18 +826,19 @@ void ParseArgs(int argc, char **argv) {
       return argv[++i];
     };
     if (k == "--ci") {
-      g_opt.duration_s = 60;
-      g_opt.acquisitions = 2000;
-      g_opt.max_duration_s = 200;
+      ci = true;
     } else if (k == "--seed") {
       g_opt.seed = std::strtoull(val().c_str(), nullptr, 10);
       g_opt.seed_given = true;
     } else if (k == "--duration") {
       g_opt.duration_s = std::atoi(val().c_str());
+      duration = true;
     } else if (k == "--acquisitions") {
       g_opt.acquisitions = std::strtoull(val().c_str(), nullptr, 10);
+      acquisitions = true;
     } else if (k == "--max-duration") {
       g_opt.max_duration_s = std::atoi(val().c_str());
+      max_duration = true;
     } else if (k == "--workers") {
       g_opt.workers = std::atoi(val().c_str());
     } else if (k == "--session-timeout") {
@@ -540,13 +849,30 @@ void ParseArgs(int argc, char **argv) {
       g_opt.keep = true;
     } else if (k == "--tls") {
       g_opt.tls = true;
+    } else if (k == "--netns") {
+      g_opt.netns = true;
+    } else if (k == "--servers") {
+      g_opt.servers = std::atoi(val().c_str());
     } else {
       Usage();
     }
   }
+  // --ci: a CI-sized round (explicit --duration/--acquisitions/
+  // --max-duration win). With --netns: fewer acquisitions (partitions stall
+  // the holders behind the cut-off servers for seconds), more time (every
+  // partition waits for a healthy ensemble afterwards).
+  if (ci) {
+    if (!duration) g_opt.duration_s = 60;
+    if (!acquisitions) g_opt.acquisitions = g_opt.netns ? 1000 : 2000;
+    if (!max_duration) g_opt.max_duration_s = g_opt.netns ? 300 : 200;
+  }
   if (g_opt.workers < 2 || g_opt.workers > 32 || g_opt.duration_s < 1 ||
-      g_opt.session_timeout < 1000) {
+      g_opt.session_timeout < 1000 || g_opt.servers < 3 || g_opt.servers > 9) {
     Usage();
+  }
+  if (g_opt.tls && g_opt.netns) {
+    std::fprintf(stderr, "zkl-chaos: --tls and --netns do not combine (yet)\n");
+    std::exit(2);
   }
   if (g_opt.max_duration_s == 0) g_opt.max_duration_s = std::max(3 * g_opt.duration_s, 900);
 }
@@ -555,6 +881,22 @@ void ParseArgs(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   ParseArgs(argc, argv);
+  if (g_opt.netns) {
+    // Not root, no `ip`, ...: a skip (exit 77), or a failure when
+    // ZKL_REQUIRE_NETNS=1.
+    std::string why = NetnsEnsemble::NetnsUnavailable();
+    if (!why.empty()) {
+      const char *req = std::getenv("ZKL_REQUIRE_NETNS");
+      if (req != nullptr && std::string(req) == "1") {
+        std::printf("FAILURE: network namespaces unavailable (ZKL_REQUIRE_NETNS=1): %s\n", why.c_str());
+        std::printf("chaos: 0 passed, 1 failed\n");
+        return 1;
+      }
+      std::printf("chaos: --netns skipped: network namespaces unavailable: %s\n", why.c_str());
+      std::printf("chaos: 0 passed, 0 failed, 1 skipped\n");
+      return 77;
+    }
+  }
   if (!g_opt.seed_given) {
     g_opt.seed = static_cast<uint64_t>(MonotonicNs()) ^ (static_cast<uint64_t>(getpid()) << 32);
     g_opt.seed %= 1000000000;
@@ -562,11 +904,13 @@ int main(int argc, char **argv) {
   g_rng.seed(g_opt.seed);
   g_start_ns = MonotonicNs();
   signal(SIGPIPE, SIG_IGN);
-  std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "%s), %d workers%s, session "
-              "timeout %d ms, target >= %" PRIu64 " acquisitions and >= %d s (at most %d s)\n",
-              g_opt.seed, g_opt.seed, g_opt.tls ? " --tls" : "", g_opt.workers,
-              g_opt.tls ? " over TLS" : "", g_opt.session_timeout, g_opt.acquisitions,
-              g_opt.duration_s, g_opt.max_duration_s);
+  std::string replay = g_opt.tls ? " --tls" : g_opt.netns ? " --netns" : "";
+  if (g_opt.servers != 3) replay += " --servers " + std::to_string(g_opt.servers);
+  std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "%s), %d workers%s, %d servers%s, "
+              "session timeout %d ms, target >= %" PRIu64 " acquisitions and >= %d s (at most %d s)\n",
+              g_opt.seed, g_opt.seed, replay.c_str(), g_opt.workers, g_opt.tls ? " over TLS" : "",
+              g_opt.servers, g_opt.netns ? " in network namespaces" : "", g_opt.session_timeout,
+              g_opt.acquisitions, g_opt.duration_s, g_opt.max_duration_s);
   std::fflush(stdout);
 
   // The servers need no fsync for process crashes (the OS keeps the data).
@@ -578,40 +922,83 @@ int main(int argc, char **argv) {
   mkdir(resource.c_str(), 0755);
   std::string prefix = "/chaos-" + std::to_string(g_opt.seed);
   bool run_ok = true;
+  bool in_client_netns = false;  // --netns: this thread is in client namespace c1
   zkl_chaos::History history;
   zkl_chaos::Verdict verdict;
   try {
     zkl_test::QuietZkClientLogs();
     std::vector<std::string> server_env;
+
     if (g_opt.tls) {
       std::string certs = g_dir + "/certs";
       zkl_test::MakeTestCerts(certs);
       g_tls = {certs + "/ca.pem", certs + "/client.crt", certs + "/client.key"};
       server_env = {"ZK_TLS_DIR=" + certs, "ZK_TLS_CLIENT_AUTH=need"};
     }
-    g_ensemble = ZkEnsemble::Start(3, server_env);
-    if (g_opt.tls && g_ensemble->secure_connect().empty()) {
-      throw std::runtime_error("the ensemble has no TLS ports (scripts/zk-server too old?)");
+    // Client namespaces (--netns): c1 for the driver, c2.. for the workers
+    // (one each, shared beyond 8 workers).
+    const int worker_namespaces = std::min(g_opt.workers, 8);
+    std::string servers;
+    if (g_opt.netns) {
+      zkl_test::NetnsOptions no;
+      no.servers = g_opt.servers;
+      no.clients = 1 + worker_namespaces;
+      no.tick_ms = 2000;
+      no.sync_limit = 5;
+      g_netns = NetnsEnsemble::Start(no);
+      // Before any thread or process of ours exists: from here on every
+      // ZooKeeper connection of this process is made inside c1, and the
+      // workers are moved into their namespaces before their exec.
+      if (!g_netns->EnterClientNamespace(1)) {
+        throw std::runtime_error(std::string("cannot enter client namespace c1: ") +
+                                 std::strerror(errno));
+      }
+      in_client_netns = true;
+      g_netns_fds.assign(static_cast<size_t>(no.clients) + 1, -1);
+      for (int j = 2; j <= no.clients; ++j) {
+        std::string ns = "/run/netns/" + g_netns->netns_name("c" + std::to_string(j));
+        g_netns_fds[static_cast<size_t>(j)] = open(ns.c_str(), O_RDONLY | O_CLOEXEC);
+        if (g_netns_fds[static_cast<size_t>(j)] < 0) {
+          throw std::runtime_error("open " + ns + ": " + std::strerror(errno));
+        }
+      }
+      Log("ensemble up in network namespaces %s-*: %s (leader s%d; tickTime 2000, syncLimit 5)",
+          g_netns->name().c_str(), g_netns->connect().c_str(), g_netns->LeaderIndex());
+    } else {
+      g_ensemble = ZkEnsemble::Start(g_opt.servers, server_env);
+      if (g_opt.tls && g_ensemble->secure_connect().empty()) {
+        throw std::runtime_error("the ensemble has no TLS ports (scripts/zk-server too old?)");
+      }
+      // What the clients connect to (through their proxies).
+      servers = g_opt.tls ? g_ensemble->secure_connect() : g_ensemble->connect();
+      Log("ensemble up: %s%s%s (leader %d)", g_ensemble->connect().c_str(),
+          g_opt.tls ? ", TLS " : "", g_opt.tls ? servers.c_str() : "", g_ensemble->LeaderIndex());
     }
-    // What the clients connect to (through their proxies).
-    const std::string servers = g_opt.tls ? g_ensemble->secure_connect() : g_ensemble->connect();
-    Log("ensemble up: %s%s%s (leader %d)", g_ensemble->connect().c_str(),
-        g_opt.tls ? ", TLS " : "", g_opt.tls ? servers.c_str() : "", g_ensemble->LeaderIndex());
 
     std::mt19937_64 worker_seeds(g_opt.seed ^ 0x5eed);
     for (int i = 0; i < g_opt.workers; ++i) {
       Worker w;
       w.id = "w" + std::to_string(i + 1);
-      w.proxy = std::make_unique<FaultProxy>();
-      w.proxy->Start(servers);
+      if (g_opt.netns) {
+        // One server each (so that partitions put holders behind cut-off
+        // servers); every 4th worker the whole ensemble.
+        w.server = i % 4 == 3 ? 0 : 1 + i % g_opt.servers;
+        w.node = "c" + std::to_string(2 + i % worker_namespaces);
+      } else {
+        w.proxy = std::make_unique<FaultProxy>();
+        w.proxy->Start(servers);
+      }
       w.history = g_dir + "/" + w.id + ".history";
       w.session_file = g_dir + "/" + w.id + ".session";
       w.log = g_dir + "/" + w.id + ".log";
       g_workers.push_back(std::move(w));
     }
     for (Worker &w : g_workers) {
+      std::string connect = !g_opt.netns  ? w.proxy->connect()
+                            : w.server > 0 ? g_netns->connect_of(w.server)
+                                           : g_netns->connect();
       std::vector<std::string> args = {
-          g_opt.worker_bin, "--id", w.id, "--servers", w.proxy->connect(),
+          g_opt.worker_bin, "--id", w.id, "--servers", connect,
           "--history", w.history, "--session-file", w.session_file, "--resource",
           resource, "--prefix", prefix, "--seed", std::to_string(worker_seeds()),
           "--session-timeout", std::to_string(g_opt.session_timeout),
@@ -620,9 +1007,17 @@ int main(int argc, char **argv) {
         args.insert(args.end(), {"--tls-ca", g_tls.ca, "--tls-cert", g_tls.cert,
                                  "--tls-key", g_tls.key});
       }
-      w.pid = Spawn(args, w.log);
+      int fd = g_opt.netns ? g_netns_fds[static_cast<size_t>(std::stoi(w.node.substr(1)))] : -1;
+      w.pid = Spawn(args, w.log, fd);
     }
     Log("%d workers started (histories in %s)", g_opt.workers, g_dir.c_str());
+    if (g_opt.netns) {
+      std::string map;
+      for (const Worker &w : g_workers) {
+        map += " " + w.id + "@" + w.node + "->" + (w.server > 0 ? "s" + std::to_string(w.server) : "all");
+      }
+      Log("workers (namespace -> servers):%s", map.c_str());
+    }
 
     // Every kind once, in a random order, then random by weight.
     std::vector<Fault> plan;
@@ -630,14 +1025,13 @@ int main(int argc, char **argv) {
       if (Applicable(static_cast<Fault>(f))) plan.push_back(static_cast<Fault>(f));
     }
     std::shuffle(plan.begin(), plan.end(), g_rng);
-    int total_weight = 0;
-    for (int f = 0; f < kFaultKinds; ++f) total_weight += Weight(f);
     size_t next = 0;
     int64_t last_progress = 0;
     int consecutive_failures = 0;
     for (;;) {
       uint64_t acq = CountAcquisitions();
       double t = Elapsed();
+      while (next < plan.size() && !Applicable(plan[next])) ++next;  // found n/a meanwhile
       bool all_kinds = next >= plan.size();
       if (acq >= g_opt.acquisitions && all_kinds && t >= g_opt.duration_s) break;
       if (t > g_opt.max_duration_s) {
@@ -659,6 +1053,8 @@ int main(int argc, char **argv) {
       if (next < plan.size()) {
         f = plan[next++];
       } else {
+        int total_weight = 0;
+        for (int k = 0; k < kFaultKinds; ++k) total_weight += Weight(k);
         int pick = Rand(0, total_weight - 1);
         int k = 0;
         while (pick >= Weight(k)) pick -= Weight(k++);
@@ -666,6 +1062,9 @@ int main(int argc, char **argv) {
       }
       try {
         Inject(f);
+        // --netns: the network whole again and the ensemble healthy
+        // (bounded) before the next fault.
+        if (g_netns) Heal();
         consecutive_failures = 0;
       } catch (const std::exception &e) {
         Log("fault %s failed: %.500s", kFaultNames[f], e.what());
@@ -699,7 +1098,12 @@ int main(int argc, char **argv) {
           // Where it is stuck, for the report (gdb when the machine has it).
           std::string stacks = g_dir + "/" + w.id + ".stacks";
           std::string cmd = "command -v gdb >/dev/null && timeout 30 gdb -p " + std::to_string(w.pid) +
-                            " -batch -ex 'thread apply all bt' >" + stacks + " 2>&1";
+                            " -batch -ex 'thread apply all bt'"
+                            // The engine's state where a blocking call waits
+                            // (each may fail: gdb goes on with the next).
+                            " -ex 'thread 1' -ex 'frame function zkl::Client::Await' -ex 'print *this'"
+                            " -ex 'frame function zkl::Contender::Acquire' -ex 'print *this'"
+                            " >" + stacks + " 2>&1";
           if (std::system(cmd.c_str()) == 0) Log("worker %s stacks: %s", w.id.c_str(), stacks.c_str());
           kill(w.pid, SIGKILL);
           waitpid(w.pid, &w.exit_status, 0);
@@ -717,8 +1121,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Orphans.
-  if (g_ensemble) {
+  // Orphans (with --netns only from inside the client namespace).
+  if (g_ensemble || (g_netns && in_client_netns)) {
     std::string detail;
     try {
       if (!CheckNoOrphans(prefix, &detail)) g_failures.push_back("orphaned lock nodes: " + detail);
@@ -750,15 +1154,17 @@ int main(int argc, char **argv) {
   }
   verdict = zkl_chaos::Check(history);
 
-  std::printf("\n==== chaos report%s (seed %" PRIu64 ", %.0f s, %d workers, 3-node ensemble, "
+  std::printf("\n==== chaos report%s (seed %" PRIu64 ", %.0f s, %d workers, %d-node ensemble%s, "
               "session timeout %d ms) ====\n",
-              g_opt.tls ? " over TLS" : "", g_opt.seed, Elapsed(), g_opt.workers,
-              g_opt.session_timeout);
+              g_opt.tls ? " over TLS" : "", g_opt.seed, Elapsed(), g_opt.workers, g_opt.servers,
+              g_opt.netns ? " in network namespaces" : "", g_opt.session_timeout);
   std::printf("faults injected:");
   uint64_t nfaults = 0;
   for (int f = 0; f < kFaultKinds; ++f) {
-    if (!Applicable(static_cast<Fault>(f))) {
-      std::printf(" %s=n/a(TLS)", kFaultNames[f]);
+    std::string na = NotApplicable(static_cast<Fault>(f));
+    if (!g_opt.netns && NetnsOnly(static_cast<Fault>(f))) continue;  // not listed
+    if (!na.empty()) {
+      std::printf(" %s=n/a(%s)", kFaultNames[f], na.c_str());
       continue;
     }
     uint64_t n = g_fault_counts[kFaultNames[f]];
@@ -788,6 +1194,67 @@ int main(int argc, char **argv) {
     std::printf(" %s=%" PRIu64, k.c_str(), n);
   }
   std::printf("\n%s", zkl_chaos::Report(history, verdict, 10).c_str());
+  // How long before the other side's grant a holder had stopped saying yes,
+  // over every handover after a suspension or a loss.
+  {
+    std::vector<zkl_chaos::Handover> handovers = zkl_chaos::Handovers(history);
+    auto via = [](const std::string &id) {
+      for (const Worker &w : g_workers) {
+        if (w.id == id && g_opt.netns) return id + (w.server > 0 ? " via s" + std::to_string(w.server) : " via all");
+      }
+      return id;
+    };
+    auto describe = [&](const zkl_chaos::Handover &x) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%.1f ms (%s, %s#%" PRIu64 " %s %s -> %s#%" PRIu64 " %s)",
+                    static_cast<double>(x.margin_ns()) / 1e6, x.path.c_str(),
+                    via(x.earlier_worker).c_str(), x.earlier_hold,
+                    zkl_chaos::RecipeName(x.earlier_recipe), x.earlier_end_reason.c_str(),
+                    via(x.later_worker).c_str(), x.later_hold, zkl_chaos::RecipeName(x.later_recipe));
+      return std::string(buf);
+    };
+    // The driver's last action before t (for the smallest margins).
+    auto cause = [](int64_t t) {
+      std::string last = "none";
+      for (const auto &[at, what] : g_log) {
+        if (at > t) break;
+        if (what.rfind("fault ", 0) == 0) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.1f s before: ", static_cast<double>(t - at) / 1e9);
+          last = buf + what;
+        }
+      }
+      return last;
+    };
+    const zkl_chaos::Handover *smallest = nullptr, *under_partition = nullptr;
+    size_t partitioned = 0;
+    for (const zkl_chaos::Handover &x : handovers) {
+      if (smallest == nullptr || x.margin_ns() < smallest->margin_ns()) smallest = &x;
+      bool in_window = std::any_of(g_windows.begin(), g_windows.end(), [&](const Window &w) {
+        return x.last_yes_ns >= w.begin_ns && x.last_yes_ns <= w.end_ns;
+      });
+      if (!in_window) continue;
+      ++partitioned;
+      if (under_partition == nullptr || x.margin_ns() < under_partition->margin_ns()) under_partition = &x;
+    }
+    if (smallest == nullptr) {
+      std::printf("chaos: smallest margin n/a (no handover after a suspension or a loss)\n");
+    } else {
+      std::printf("chaos: smallest margin %s; %zu handovers after a suspension or a loss\n",
+                  describe(*smallest).c_str(), handovers.size());
+      std::printf("  last fault before it: %s\n", cause(smallest->acquire_ns).c_str());
+    }
+    if (g_opt.netns) {
+      if (under_partition == nullptr) {
+        std::printf("chaos: smallest margin under a partition n/a (no holder's last yes fell "
+                    "inside a network fault)\n");
+      } else {
+        std::printf("chaos: smallest margin under a partition %s; %zu such handovers\n",
+                    describe(*under_partition).c_str(), partitioned);
+        std::printf("  last fault before it: %s\n", cause(under_partition->acquire_ns).c_str());
+      }
+    }
+  }
   if (!verdict.ok()) {
     // What the driver did around each violation (first ones).
     size_t shown = 0;
@@ -817,6 +1284,10 @@ int main(int argc, char **argv) {
 
   for (Worker &w : g_workers) w.proxy.reset();
   g_ensemble.reset();
+  for (int fd : g_netns_fds) {
+    if (fd >= 0) close(fd);
+  }
+  g_netns.reset();  // servers stopped, namespaces removed
   if (passed && !g_opt.keep) {
     zkl_test::RemoveTree(g_dir);
   } else {

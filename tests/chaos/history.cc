@@ -615,6 +615,75 @@ Verdict Check(const History &h) {
   return v;
 }
 
+std::vector<Handover> Handovers(const History &h) {
+  const std::vector<Segment> &segs = h.segments();
+  // The last yes of every hold, and the last segment of every hold.
+  std::map<std::pair<std::string, uint64_t>, int64_t> last_yes;
+  for (const HeldAnswer &a : h.held_answers()) {
+    auto [it, fresh] = last_yes.emplace(std::make_pair(a.worker, a.hold), a.after_ns);
+    if (!fresh) it->second = std::max(it->second, a.after_ns);
+  }
+  std::map<std::pair<std::string, uint64_t>, const Segment *> last_segment;
+  for (const Segment &s : segs) {
+    auto key = std::make_pair(s.worker, s.hold);
+    auto it = last_segment.find(key);
+    if (it == last_segment.end() || it->second->begin_ns <= s.begin_ns) last_segment[key] = &s;
+  }
+  std::map<std::string, std::vector<const Segment *>> by_path;
+  for (const Segment &s : segs) by_path[s.path].push_back(&s);
+  std::vector<Handover> out;
+  for (auto &[path, list] : by_path) {
+    if (std::any_of(list.begin(), list.end(),
+                    [](const Segment *s) { return s->recipe == Recipe::kSemaphore; })) {
+      continue;
+    }
+    std::stable_sort(list.begin(), list.end(), [](const Segment *a, const Segment *b) {
+      return a->begin_ns < b->begin_ns;
+    });
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Segment *s = list[i];
+      if (s->end_ns == kOpenEnd || s->end_reason == "released" || s->end_reason == "resigned") {
+        continue;
+      }
+      if (last_segment[{s->worker, s->hold}] != s) continue;  // resumed later
+      const Segment *next = nullptr;
+      for (size_t j = i + 1; j < list.size() && next == nullptr; ++j) {
+        if (Conflict(*s, *list[j])) next = list[j];
+      }
+      if (next == nullptr) continue;
+      Handover x;
+      x.path = path;
+      x.earlier_worker = s->worker;
+      x.earlier_hold = s->hold;
+      x.earlier_recipe = s->recipe;
+      x.earlier_end_reason = s->end_reason;
+      x.later_worker = next->worker;
+      x.later_hold = next->hold;
+      x.later_recipe = next->recipe;
+      auto yes = last_yes.find({s->worker, s->hold});
+      x.last_yes_ns = yes != last_yes.end() ? yes->second : s->begin_ns;
+      x.acquire_ns = next->begin_ns;
+      out.push_back(std::move(x));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Handover &a, const Handover &b) {
+    return a.acquire_ns < b.acquire_ns;
+  });
+  return out;
+}
+
+MarginSummary SmallestHandoverMargin(const History &h) {
+  MarginSummary m;
+  for (const Handover &x : Handovers(h)) {
+    ++m.handovers;
+    if (!m.found || x.margin_ns() < m.smallest.margin_ns()) {
+      m.found = true;
+      m.smallest = x;
+    }
+  }
+  return m;
+}
+
 std::string Verdict::Summary() const {
   std::ostringstream o;
   o << "history: " << (ok() ? "OK" : "FAILED") << " — " << holds << " acquisitions (";

@@ -172,6 +172,41 @@ struct Verdict {
 
 Verdict Check(const History &h);
 
+// A handover on an exclusive path (not a semaphore path): an earlier hold
+// whose tenure ended by a suspension or a loss (an end reason other than
+// "released"/"resigned", and no later resume), and the first conflicting
+// hold of another holder that began after it. The margin is the time from
+// the earlier holder's last "held" yes (its T_AFTER; the tenure's begin when
+// it has none) to the later holder's acquire: how long before the other
+// side's grant the cut-off holder had stopped saying yes. Check() fails any
+// history where a margin is negative (the yes extends the earlier segment
+// into the later one: an overlap).
+struct Handover {
+  std::string path;
+  std::string earlier_worker;
+  uint64_t earlier_hold = 0;
+  Recipe earlier_recipe = Recipe::kFair;
+  std::string earlier_end_reason;
+  std::string later_worker;
+  uint64_t later_hold = 0;
+  Recipe later_recipe = Recipe::kFair;
+  int64_t last_yes_ns = 0;    // the earlier holder's last yes (T_AFTER)
+  int64_t acquire_ns = 0;     // the later holder's acquire
+  int64_t margin_ns() const { return acquire_ns - last_yes_ns; }
+};
+
+// Every such handover, ordered by the later acquire.
+std::vector<Handover> Handovers(const History &h);
+
+struct MarginSummary {
+  size_t handovers = 0;  // how many handovers after a suspension/loss
+  bool found = false;    // false: none (smallest is empty)
+  Handover smallest;
+};
+
+// The handover with the smallest margin (see Handover).
+MarginSummary SmallestHandoverMargin(const History &h);
+
 // The verdict, and for each violation (at most `max_violations`) the
 // offending records and the path's history around it.
 std::string Report(const History &h, const Verdict &v, size_t max_violations = 10);

@@ -337,6 +337,71 @@ end w3 1 2000000 released
   EXPECT_TRUE(HasKind(v, "stale-held")) << Report(h, v);
 }
 
+TEST(HistoryChecker, SmallestHandoverMarginAfterSuspensionsAndLosses) {
+  // /m: w1 suspended (its last yes at 3.0 ms), w2 granted at 5.5 ms: 2.5 ms.
+  //     w2 released: not a handover. w3 lost (last yes 10.2 ms), w1 granted
+  //     at 11 ms: 0.8 ms, the smallest.
+  // /r: w4 suspended and resumed (not the end of its tenure), then released.
+  // /rw: a reader lost (no yes recorded: its acquire counts), a second
+  //     reader is no conflict, the writer at 30 ms is: 10 ms.
+  // /s: semaphores are not exclusive paths: left out.
+  History h = Parse(R"(acquire w1 1 fair /m 1 1000000
+held w1 1 2000000 2000100
+held w1 1 2900000 3000000
+end w1 1 3100000 suspended
+acquire w2 1 fair /m 2 5500000
+held w2 1 5600000 5600100
+end w2 1 6000000 released
+acquire w3 1 fair /m 3 7000000
+held w3 1 10100000 10200000
+end w3 1 10300000 lost
+acquire w1 2 fair /m 4 11000000
+end w1 2 12000000 released
+acquire w4 1 nonfair /r 1 1000000
+held w4 1 1500000 1500100
+end w4 1 2000000 suspended
+resume w4 1 1 2100000
+held w4 1 2200000 2200100
+end w4 1 2300000 released
+acquire w5 1 nonfair /r 2 2400000
+end w5 1 2500000 released
+acquire w1 3 read /rw 1 20000000
+end w1 3 21000000 lost
+acquire w2 2 read /rw 2 25000000
+end w2 2 26000000 released
+acquire w3 2 write /rw 3 30000000
+end w3 2 31000000 released
+acquire w1 4 semaphore /s 1 1000000 2
+end w1 4 1100000 lost
+acquire w2 3 semaphore /s 2 1100001 2
+end w2 3 1200000 released
+)");
+  Verdict v = Check(h);
+  ASSERT_TRUE(v.ok()) << Report(h, v);
+  std::vector<Handover> all = Handovers(h);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].path, "/m");
+  EXPECT_EQ(all[0].earlier_worker, "w1");
+  EXPECT_EQ(all[0].later_worker, "w2");
+  EXPECT_EQ(all[0].earlier_end_reason, "suspended");
+  EXPECT_EQ(all[0].margin_ns(), 2500000);
+  EXPECT_EQ(all[1].margin_ns(), 800000);
+  EXPECT_EQ(all[2].path, "/rw");
+  EXPECT_EQ(all[2].later_worker, "w3");
+  EXPECT_EQ(all[2].later_recipe, Recipe::kWrite);
+  EXPECT_EQ(all[2].margin_ns(), 10000000);
+  MarginSummary m = SmallestHandoverMargin(h);
+  EXPECT_EQ(m.handovers, 3u);
+  ASSERT_TRUE(m.found);
+  EXPECT_EQ(m.smallest.path, "/m");
+  EXPECT_EQ(m.smallest.earlier_worker, "w3");
+  EXPECT_EQ(m.smallest.earlier_hold, 1u);
+  EXPECT_EQ(m.smallest.later_worker, "w1");
+  EXPECT_EQ(m.smallest.later_hold, 2u);
+  EXPECT_EQ(m.smallest.margin_ns(), 800000);
+  EXPECT_FALSE(SmallestHandoverMargin(Parse("acquire w1 1 fair /x 1 1000\nend w1 1 2000 released\n")).found);
+}
+
 TEST(HistoryChecker, HeldForUnknownHoldIsAHistoryProblem) {
   History h = Parse("held w9 7 1000 2000\n");
   EXPECT_TRUE(HasKind(Check(h), "history"));

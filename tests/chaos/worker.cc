@@ -237,6 +237,7 @@ std::string TokenText(uint64_t t) {
 
 struct Op {
   Slot *slot = nullptr;
+  zkl_multilock *multi = nullptr;  // or a multi-lock's hold
   bool got_result = false;  // ACQUIRED / ELECTED / ACQUIRE_FAILED seen
   int error = 0;
   uint64_t token = 0;
@@ -270,8 +271,10 @@ void Drain(Op *op) {
     int type = zkl_event_type(ev);
     zkl_lock *l = nullptr;
     zkl_election *e = nullptr;
+    zkl_multilock *m = nullptr;
     zkl_event_lock(ev, &l);
     zkl_event_election(ev, &e);
+    zkl_event_multilock(ev, &m);
     switch (type) {
       case ZKL_EVENT_SESSION: {
         static const char *names[] = {"?", "connecting", "connected", "suspended",
@@ -286,9 +289,10 @@ void Drain(Op *op) {
       case ZKL_EVENT_REVOKE_REQUESTED: Count("event:revoke-requested"); break;
       default: break;
     }
-    bool mine = op != nullptr && op->slot != nullptr &&
-                ((l != nullptr && l == op->slot->lock) ||
-                 (e != nullptr && e == op->slot->election));
+    bool mine = op != nullptr &&
+                ((op->slot != nullptr && ((l != nullptr && l == op->slot->lock) ||
+                                          (e != nullptr && e == op->slot->election))) ||
+                 (op->multi != nullptr && m == op->multi));
     if (mine) {
       switch (type) {
         case ZKL_EVENT_ACQUIRED:
@@ -638,19 +642,52 @@ void OneMultilockRound() {
     ++g_acquisitions;
     Count("multilock-acquisitions");
     int64_t until = MonotonicNs() + int64_t{Rand(g_opt.hold_min, g_opt.hold_max)} * 1000000;
-    while (MonotonicNs() < until && !g_stop) {
+    // As Hold(): the tenure ends when is_held says no (not a release); then
+    // a careful user waits (bounded) for the outcome — held again (same
+    // session: resume) or LOST — before letting go.
+    Op op;
+    op.multi = ml;
+    bool open = true;
+    int64_t outcome_limit = 0;
+    for (;;) {
+      int64_t now = MonotonicNs();
+      if (g_stop || (open && now >= until) || (!open && (op.lost || now >= outcome_limit))) break;
       int64_t t0 = MonotonicNs();
       bool held = zkl_multilock_is_held(ml) == 1;
       int64_t t1 = MonotonicNs();
-      if (!held) break;
-      for (uint64_t h : holds) {
-        Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), h, t0, t1);
+      if (held) {
+        for (uint64_t h : holds) {
+          Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), h, t0, t1);
+        }
+        if (!open && !op.lost) {
+          for (size_t i = 0; i < holds.size(); ++i) {
+            uint64_t token = 0;
+            if (zkl_multilock_fencing_token(ml, paths[i].c_str(), &token) != 0) {
+              token = zkl_chaos::kUnknownToken;
+            }
+            Record("resume %s %" PRIu64 " %s %" PRId64, g_opt.id.c_str(), holds[i],
+                   TokenText(token).c_str(), MonotonicNs());
+          }
+          Count("multilock:resumed");
+          open = true;
+          until = std::max(until, t1 + 20000000);  // use it a little more
+        }
+      } else if (open) {
+        for (uint64_t h : holds) {
+          Record("end %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), h, t1,
+                 op.lost ? "lost" : "not-held");
+        }
+        Count("multilock:not-held");
+        open = false;
+        outcome_limit = t1 + int64_t{g_opt.session_timeout + 3000} * 1000000;
       }
       zkl_client_wait(g_client, 3);
-      Drain(nullptr);
+      Drain(&op);
     }
-    int64_t t = MonotonicNs();
-    for (uint64_t h : holds) Record("end %s %" PRIu64 " %" PRId64 " released", g_opt.id.c_str(), h, t);
+    if (open) {
+      int64_t t = MonotonicNs();
+      for (uint64_t h : holds) Record("end %s %" PRIu64 " %" PRId64 " released", g_opt.id.c_str(), h, t);
+    }
     CountRc("multilock-release", zkl_multilock_release(ml, kOwner));
   }
   zkl_multilock_destroy(ml);
