@@ -528,6 +528,9 @@ std::unique_ptr<NetnsEnsemble> NetnsEnsemble::Start(const NetnsOptions& o) {
       {"ZK_SYNC_LIMIT", std::to_string(o.sync_limit)},
       {"ZK_INIT_LIMIT", std::to_string(o.init_limit)},
       {"ZK_HEAP", "256m"},
+      // Three to five JVMs on two busy cores, elections in 2 s ticks: more
+      // patience than a loopback ensemble's 30 s.
+      {"ZK_START_TIMEOUT", "120"},
   };
   for (const auto& kv : o.env) {
     auto eq = kv.find('=');
