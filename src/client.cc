@@ -519,6 +519,10 @@ void Client::OnZkState(ZkState zstate) {
     quorum_.Reset();
     quorum_.set_ping_interval(LeaderPingInterval(negotiated_timeout_ms_));
     quorum_.OnHandshake(connecting_since_);
+    // The handshake was a round trip through the leader: the first sync
+    // heartbeat follows a period later (the first request on a new session
+    // stays the user's).
+    heartbeat_sent_ = MonoNow();
     bound_lapsed_ = false;
     if (same) {
       ++reconnects_;

@@ -609,10 +609,13 @@ TEST(Sasl, DigestWithAWrongPasswordFailsWithEauth) {
 TEST(Sasl, NoSaslOnAServerThatRequiresItFailsWithEauth) {
   // The server accepts the session, then closes it at the first request
   // (enforce.auth): that is an authentication failure, not a ZooKeeper error.
+  // The first request may also be zkl's own sync heartbeat (a period after
+  // the handshake): then the wait for the session already says EAUTH.
   Tls t;
   t.servers = World().sasl().connect();
   ClientPtr c;
-  ASSERT_EQ(t.Connect(20000, &c), 0);
+  int rc = t.Connect(20000, &c);
+  ASSERT_TRUE(rc == 0 || rc == ZKL_EAUTH) << zkl_strerror(rc);
   LockPtr l = NewLock(c.get(), UniquePath("sasl-required"));
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(zkl_lock_acquire(l.get(), 1, 10000), ZKL_EAUTH);
