@@ -341,6 +341,26 @@ ZKL_API int zkl_client_options_init(zkl_client_options *opts, uint32_t version);
 ZKL_API int zkl_client_new(const zkl_client_options *opts, zkl_client **out);
 
 /*
+ * zkl_client_new that says why it failed: on failure, when errbuf is not
+ * NULL, writes a message of at most errbuf_size bytes (NUL included) that
+ * names the option and the reason, e.g. "tls_key_file /etc/zk/client.key:
+ * the key is encrypted and tls_key_password is not set". Messages are for
+ * people (not for parsing) and never contain a secret. As with every zkl
+ * call there is no thread-local "last error": the message comes back here.
+ */
+ZKL_API int zkl_client_create(const zkl_client_options *opts, zkl_client **out, char *errbuf,
+                              size_t errbuf_size);
+
+/*
+ * Checks options exactly as zkl_client_new does, including that the TLS
+ * files can be read and belong together, without connecting or creating
+ * anything. 0, or the code zkl_client_new would return and (errbuf as in
+ * zkl_client_create) the message.
+ */
+ZKL_API int zkl_client_options_check(const zkl_client_options *opts, char *errbuf,
+                                     size_t errbuf_size);
+
+/*
  * Closes the session (its ephemeral nodes go with it), ends pending
  * acquires with ZKL_ECLOSED and delivers LOST (error ZKL_ECLOSED) for every
  * hold; the handle stays valid until destroyed, and further calls on its
@@ -358,10 +378,41 @@ ZKL_API int zkl_client_close(zkl_client *c);
  */
 ZKL_API int zkl_client_destroy(zkl_client *c);
 
-/* Blocks until the session is connected (0), or ZKL_ETIMEDOUT, ZKL_EAUTH,
- * a TLS error (ZKL_ETLS, ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT) or
- * ZKL_EPROTOCOL when the last attempt failed for that reason. */
+/*
+ * Blocks until the session is connected (0), or fails:
+ *  - at once, when the newest attempt on every server of the list failed
+ *    for a reason retrying cannot change: ZKL_ECERT, ZKL_EHOSTNAME,
+ *    ZKL_ECLIENTCERT (a verification error) or ZKL_EAUTH;
+ *  - else when the wait runs out: ZKL_ETIMEDOUT, or the last attempt's TLS
+ *    error (ZKL_ETLS, ...) or ZKL_EPROTOCOL.
+ * zkl_client_connect_error() says why, server by server.
+ */
 ZKL_API int zkl_client_wait_connected(zkl_client *c, int64_t timeout_ms);
+
+/* The layer at which a connection attempt failed (zkl_client_connect_error). */
+#define ZKL_LAYER_TCP 1     /* reaching the server: refused, unreachable,
+                               no answer to the TCP connect               */
+#define ZKL_LAYER_TLS 2     /* the TLS handshake: certificates, host name,
+                               not a TLS port, stalled                    */
+#define ZKL_LAYER_SESSION 3 /* ZooKeeper's session handshake: unanswered,
+                               broken off (e.g. plaintext on a TLS port)   */
+#define ZKL_LAYER_SASL 4    /* SASL authentication                         */
+
+/*
+ * Why connecting fails. The client keeps the last failed attempt of each
+ * server (address) of its list until that server connects again. Returns
+ * the newest kept failure's code (ZKL_ECONNECTION: refused, unreachable;
+ * ZKL_ETIMEDOUT: unanswered or stalled; ZKL_ETLS, ZKL_ECERT,
+ * ZKL_EHOSTNAME, ZKL_ECLIENTCERT, ZKL_EPROTOCOL, ZKL_EAUTH), or 0 when none
+ * is kept. When buf is not NULL, writes (at most len bytes, NUL included;
+ * cut short if longer) "server (layer): reason" for each kept failure,
+ * newest first, joined by "; ", e.g.
+ *   127.0.0.1:2281 (tls): certificate has expired; 127.0.0.1:2282 (tcp):
+ *   connection refused
+ * The same failures are logged (WARN) and counted in the statistics
+ * ("connect_failures", and "servers" for each one's last failure).
+ */
+ZKL_API int zkl_client_connect_error(zkl_client *c, char *buf, size_t len);
 
 /* Current ZKL_SESSION_* state (>= 1). */
 ZKL_API int zkl_client_state(zkl_client *c);

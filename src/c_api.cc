@@ -1,5 +1,6 @@
 // The C boundary: argument checks, handle lookups, and the guarantee that no
 // C++ exception crosses into the caller.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -231,6 +232,42 @@ int zkl_client_new(const zkl_client_options *opts, zkl_client **out) {
     if (int rc = Client::Create(*opts, &client)) return rc;
     zkl::RegisterHandle(client);
     *out = zkl::ToPublic<zkl_client>(*client);
+    return ZKL_OK;
+  });
+}
+
+// A message into a caller's buffer, cut short to fit (always NUL-ended).
+static void CopyMessage(const std::string &msg, char *buf, size_t len) {
+  if (buf == nullptr || len == 0) return;
+  size_t n = std::min(msg.size(), len - 1);
+  std::memcpy(buf, msg.data(), n);
+  buf[n] = '\0';
+}
+
+int zkl_client_create(const zkl_client_options *opts, zkl_client **out, char *errbuf,
+                      size_t errbuf_size) {
+  // STUB (being replaced): the code's name only.
+  int rc = zkl_client_new(opts, out);
+  if (rc != ZKL_OK) CopyMessage(zkl_strerror(rc), errbuf, errbuf_size);
+  return rc;
+}
+
+int zkl_client_options_check(const zkl_client_options *opts, char *errbuf, size_t errbuf_size) {
+  // STUB (being replaced).
+  if (!opts) {
+    CopyMessage("options: NULL", errbuf, errbuf_size);
+    return ZKL_EINVAL;
+  }
+  CopyMessage("", errbuf, errbuf_size);
+  return ZKL_OK;
+}
+
+int zkl_client_connect_error(zkl_client *c, char *buf, size_t len) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    // STUB (being replaced).
+    CopyMessage("", buf, len);
     return ZKL_OK;
   });
 }
