@@ -410,7 +410,7 @@ ZKL_API int zkl_client_wait_connected(zkl_client *c, int64_t timeout_ms);
  *   127.0.0.1:2281 (tls): certificate has expired; 127.0.0.1:2282 (tcp):
  *   connection refused
  * The same failures are logged (WARN) and counted in the statistics
- * ("connect_failures", and "servers" for each one's last failure).
+ * ("connect_failures", and "failing_servers" with each one's last failure).
  */
 ZKL_API int zkl_client_connect_error(zkl_client *c, char *buf, size_t len);
 

@@ -5,8 +5,10 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "client.h"
+#include "client_options.h"
 #include "contender.h"
 #include "inspect.h"
 #include "multilock.h"
@@ -225,50 +227,66 @@ int zkl_client_options_init(zkl_client_options *opts, uint32_t version) {
 }
 
 int zkl_client_new(const zkl_client_options *opts, zkl_client **out) {
-  return Guard([&] {
-    if (!opts || !out) return ZKL_EINVAL;
-    if (int rc = CheckVersion(opts->version, ZKL_CLIENT_OPTIONS_VERSION)) return rc;
-    std::shared_ptr<Client> client;
-    if (int rc = Client::Create(*opts, &client)) return rc;
-    zkl::RegisterHandle(client);
-    *out = zkl::ToPublic<zkl_client>(*client);
-    return ZKL_OK;
-  });
+  return zkl_client_create(opts, out, nullptr, 0);  // the same path; no message
 }
 
 // A message into a caller's buffer, cut short to fit (always NUL-ended).
-static void CopyMessage(const std::string &msg, char *buf, size_t len) {
+static void CopyMessage(std::string_view msg, char *buf, size_t len) {
   if (buf == nullptr || len == 0) return;
   size_t n = std::min(msg.size(), len - 1);
   std::memcpy(buf, msg.data(), n);
   buf[n] = '\0';
 }
 
+// The outcome of a client call into errbuf: "" on success, else the checks'
+// message, or the code's name for a failure past them (out of memory, the
+// ZooKeeper client's own start).
+static void CopyOutcome(int rc, const std::string &why, char *errbuf, size_t errbuf_size) {
+  std::string_view message = rc == ZKL_OK ? std::string_view()
+                             : why.empty() ? std::string_view(zkl_strerror(rc))
+                                           : std::string_view(why);
+  CopyMessage(message, errbuf, errbuf_size);
+}
+
 int zkl_client_create(const zkl_client_options *opts, zkl_client **out, char *errbuf,
                       size_t errbuf_size) {
-  // STUB (being replaced): the code's name only.
-  int rc = zkl_client_new(opts, out);
-  if (rc != ZKL_OK) CopyMessage(zkl_strerror(rc), errbuf, errbuf_size);
-  return rc;
+  std::string why;
+  int outcome = Guard([&] {
+    if (!opts || !out) {
+      why = !opts ? "opts: NULL" : "out: NULL";
+      return ZKL_EINVAL;
+    }
+    std::shared_ptr<Client> client;
+    if (int rc = Client::Create(*opts, &client, &why)) return rc;
+    zkl::RegisterHandle(client);
+    *out = zkl::ToPublic<zkl_client>(*client);
+    return ZKL_OK;
+  });
+  CopyOutcome(outcome, why, errbuf, errbuf_size);
+  return outcome;
 }
 
 int zkl_client_options_check(const zkl_client_options *opts, char *errbuf, size_t errbuf_size) {
-  // STUB (being replaced).
-  if (!opts) {
-    CopyMessage("options: NULL", errbuf, errbuf_size);
-    return ZKL_EINVAL;
-  }
-  CopyMessage("", errbuf, errbuf_size);
-  return ZKL_OK;
+  std::string why;
+  int rc = Guard([&] {
+    if (!opts) {
+      why = "opts: NULL";
+      return ZKL_EINVAL;
+    }
+    return zkl::CheckClientOptions(*opts, &why);
+  });
+  CopyOutcome(rc, why, errbuf, errbuf_size);
+  return rc;
 }
 
 int zkl_client_connect_error(zkl_client *c, char *buf, size_t len) {
   return Guard([&] {
     auto client = GetClient(c);
     if (!client) return ZKL_EBADHANDLE;
-    // STUB (being replaced).
-    CopyMessage("", buf, len);
-    return ZKL_OK;
+    std::string why;
+    int rc = client->ConnectError(&why);
+    CopyMessage(why, buf, len);
+    return rc;
   });
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "client_options.h"
 #include "json.h"
 #include "paths.h"
 
@@ -57,57 +58,13 @@ Client::Client() : Handle(HandleKind::kClient) {}
 
 Client::~Client() { Close(); }
 
-int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out) {
-  if (opts.servers == nullptr || ValidateServers(opts.servers) != ZKL_OK) return ZKL_EINVAL;
-  if (opts.session_timeout_ms < 0 || opts.lost_after_ms < 0 || opts.connect_timeout_ms < 0 ||
-      opts.stats_interval_ms < 0 || opts.log_level < ZKL_LOG_OFF || opts.log_level > ZKL_LOG_DEBUG) {
-    return ZKL_EINVAL;
-  }
-  if (opts.io != ZKL_IO_THREAD && opts.io != ZKL_IO_HOST) return ZKL_EINVAL;
-  if (opts.acl != ZKL_ACL_OPEN && opts.acl != ZKL_ACL_CREATOR) return ZKL_EINVAL;
-  if (opts.acl == ZKL_ACL_CREATOR && opts.digest_auth == nullptr && opts.sasl_mechanism == nullptr) {
-    return ZKL_EINVAL;
-  }
-  if (opts.digest_auth != nullptr && std::strchr(opts.digest_auth, ':') == nullptr) return ZKL_EINVAL;
-  if (opts.tls_insecure_skip_hostname_check != 0 && opts.tls_insecure_skip_hostname_check != 1) {
-    return ZKL_EINVAL;
-  }
-  // TLS files without a CA bundle (which turns TLS on) are a mistake, not
-  // a request for plaintext.
-  bool tls = opts.tls_ca_file != nullptr;
-  if (tls && opts.tls_ca_file[0] == '\0') return ZKL_EINVAL;
-  if (!tls && (opts.tls_cert_file != nullptr || opts.tls_key_file != nullptr ||
-               opts.tls_key_password != nullptr)) {
-    return ZKL_EINVAL;
-  }
-  // A key belongs to a certificate (a key alone authenticates nothing).
-  if (opts.tls_key_file != nullptr && opts.tls_cert_file == nullptr) return ZKL_EINVAL;
-  // SASL: DIGEST-MD5 (user and password) or GSSAPI (Kerberos: a client
-  // principal and its keytab, or a credential cache, or the environment's).
+int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out, std::string *why) {
+  // Every option is checked in one place, with a message (client_options.cc).
+  if (int rc = CheckClientOptions(opts, why)) return rc;
+  bool tls = opts.tls_ca_file != nullptr;  // it turns TLS on
   bool sasl = opts.sasl_mechanism != nullptr;
-  if (!sasl && (opts.sasl_user != nullptr || opts.sasl_password != nullptr || opts.sasl_keytab != nullptr ||
-                opts.sasl_ccache != nullptr || opts.sasl_service != nullptr || opts.sasl_host != nullptr)) {
-    return ZKL_EINVAL;
-  }
-  auto empty = [](const char *s) { return s == nullptr || s[0] == '\0'; };
-  if (sasl && std::strcmp(opts.sasl_mechanism, "GSSAPI") == 0) {
-    if (opts.sasl_password != nullptr) return ZKL_EINVAL;  // Kerberos has no password here
-    // A keytab names whose keys to use; one source of credentials at most.
-    if (opts.sasl_keytab != nullptr && (empty(opts.sasl_keytab) || empty(opts.sasl_user))) return ZKL_EINVAL;
-    if (opts.sasl_ccache != nullptr && (empty(opts.sasl_ccache) || opts.sasl_keytab != nullptr)) {
-      return ZKL_EINVAL;
-    }
-    if (!GssapiAvailable()) return ZKL_ENOTSUP;
-  } else if (sasl) {
-    if (std::strcmp(opts.sasl_mechanism, "DIGEST-MD5") != 0) return ZKL_EINVAL;
-    if (empty(opts.sasl_user) || opts.sasl_password == nullptr) return ZKL_EINVAL;
-    if (opts.sasl_keytab != nullptr || opts.sasl_ccache != nullptr) return ZKL_EINVAL;  // GSSAPI only
-  }
   std::string hosts = opts.servers;
-  if (opts.chroot != nullptr && opts.chroot[0] != '\0') {
-    if (ValidatePath(opts.chroot) != ZKL_OK) return ZKL_EBADPATH;
-    hosts += opts.chroot;
-  }
+  if (opts.chroot != nullptr && opts.chroot[0] != '\0') hosts += opts.chroot;
 
   std::shared_ptr<Client> c(new Client());
   c->connect_.hosts = std::move(hosts);
@@ -511,6 +468,7 @@ void Client::OnZkState(ZkState zstate) {
     negotiated_timeout_ms_ = session_->negotiated_timeout_ms();
     lost_deadline_ = absl::InfiniteFuture();
     last_error_ = 0;
+    connect_failures_.Connected(session_->CurrentServer());
     // The handshake was sent after connecting started: the server heard us
     // since then, and so did the leader (it creates a session, and
     // revalidates a resumed one, touching it: docs/SAFETY.md).
@@ -553,6 +511,9 @@ void Client::OnZkState(ZkState zstate) {
     for (auto &l : LiveListeners()) l->OnSessionLost(ZKL_EAUTH);
     // The transport worked (a TLS failure never gets this far).
     last_error_ = ZKL_EAUTH;
+    OnZkConnectFailure({session_->CurrentServer(), ZKL_LAYER_SASL, ZKL_EAUTH,
+                        "the server refused the credentials (wrong user or password, or not "
+                        "allowed)"});
     SetState(ZKL_SESSION_AUTH_FAILED, last_error_);
   }
 }
@@ -663,6 +624,14 @@ void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) 
 }
 
 void Client::OnZkLog(int level, std::string_view message) { Log(level, "zookeeper", message); }
+
+void Client::OnZkConnectFailure(ConnectFailure failure) {
+  if (closed_) return;
+  const char *component = failure.layer == ZKL_LAYER_TLS ? "tls" : failure.layer == ZKL_LAYER_SASL ? "sasl" : "zkl";
+  std::string line = connect_failures_.Record(std::move(failure), MonoNow());
+  if (!line.empty()) Log(ZKL_LOG_WARN, component, line);
+  changed_.SignalAll();  // a waiter may have heard enough (WaitConnected)
+}
 
 void Client::LogDelivered() {
   MutexLock lock(&mu_);
@@ -815,9 +784,17 @@ int Client::WaitConnected(int64_t timeout_ms) {
   while (!connected()) {
     if (closed_) return ZKL_ECLOSED;
     if (state_ == ZKL_SESSION_AUTH_FAILED) return last_error_ ? last_error_ : ZKL_EAUTH;
+    // Every server refused what retrying cannot change: say so now.
+    if (int definite = connect_failures_.Definite(session_ ? session_->ServerCount() : 0)) return definite;
     if (Await(deadline) && !connected()) return last_error_ ? last_error_ : ZKL_ETIMEDOUT;
   }
   return ZKL_OK;
+}
+
+int Client::ConnectError(std::string *why) {
+  MutexLock lock(&mu_);
+  *why = connect_failures_.Describe();
+  return connect_failures_.Newest();
 }
 
 int Client::State() {
@@ -885,6 +862,7 @@ void Client::WriteStats(JsonWriter &j) {
   j.Field("heartbeats", heartbeats_.load());
   j.Field("quorum_proofs", proofs_.load());
   j.Field("log_lines_dropped", logs_dropped_);
+  connect_failures_.WriteStats(j);
   j.EndObject();
   j.Key("handles").BeginArray();
   for (auto &l : LiveListeners()) l->WriteStats(j);

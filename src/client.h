@@ -83,7 +83,9 @@ class Listener : public Handle {
 
 class Client : public Handle, private ZkSink, private IoDriver {
  public:
-  static int Create(const zkl_client_options &opts, std::shared_ptr<Client> *out);
+  // Checks the options (CheckClientOptions), then starts the client. On
+  // failure *why (may be NULL) says why, for zkl_client_create.
+  static int Create(const zkl_client_options &opts, std::shared_ptr<Client> *out, std::string *why);
   ~Client() override;
 
   // Closes the session and stops every background activity. Idempotent.
@@ -95,6 +97,9 @@ class Client : public Handle, private ZkSink, private IoDriver {
 
   // --- the user-facing calls (these take the mutex) ---
   int WaitConnected(int64_t timeout_ms);
+  // zkl_client_connect_error: the newest kept failure's code; *why says
+  // each server's.
+  int ConnectError(std::string *why);
   int State();
   uint64_t SessionId();
   int NegotiatedTimeout();
@@ -200,6 +205,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void OnZkReply(void *request, const ZkReply &reply) override;
   void OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) override;
   void OnZkLog(int level, std::string_view message) override;
+  void OnZkConnectFailure(ConnectFailure failure) override;
   // IoDriver (called under mu_ by the loop).
   void PrepareIo(IoPlan *plan) override;
   void OnIo(bool readable, bool writable, bool woken) override;
@@ -227,6 +233,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   uint64_t session_id_ ABSL_GUARDED_BY(mu_) = 0;
   int negotiated_timeout_ms_ ABSL_GUARDED_BY(mu_) = 0;
   int last_error_ ABSL_GUARDED_BY(mu_) = 0;  // why the last attempt failed
+  ConnectFailures connect_failures_ ABSL_GUARDED_BY(mu_);  // why, server by server
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   bool renew_session_ ABSL_GUARDED_BY(mu_) = false;

@@ -280,6 +280,30 @@ void NodeWatcher(zhandle_t *zh, int type, int, const char *path, void *ctx) {
   impl->sink->OnZkWatch(reinterpret_cast<uintptr_t>(ctx), ToWatchType(type), path ? path : "");
 }
 
+// The patched C client (0006) tells of each failed connection attempt.
+void ConnectFailed(void *ctx, const char *server, int layer, int kind, const char *reason) {
+  auto *impl = static_cast<ZkSession::Impl *>(ctx);
+  ConnectFailure f;
+  f.server = server ? server : "?";
+  switch (layer) {
+    case ZOO_LAYER_TCP: f.layer = ZKL_LAYER_TCP; break;
+    case ZOO_LAYER_TLS: f.layer = ZKL_LAYER_TLS; break;
+    case ZOO_LAYER_SASL: f.layer = ZKL_LAYER_SASL; break;
+    default: f.layer = ZKL_LAYER_SESSION; break;
+  }
+  switch (kind) {
+    case ZOO_CONN_TCP: f.error = ZKL_ECONNECTION; break;
+    case ZOO_CONN_TIMEOUT: f.error = ZKL_ETIMEDOUT; break;
+    case ZOO_CONN_TLS_CERT: f.error = ZKL_ECERT; break;
+    case ZOO_CONN_TLS_HOSTNAME: f.error = ZKL_EHOSTNAME; break;
+    case ZOO_CONN_TLS_CLIENT_CERT: f.error = ZKL_ECLIENTCERT; break;
+    case ZOO_CONN_TLS_HANDSHAKE: f.error = ZKL_ETLS; break;
+    default: f.error = ZKL_EPROTOCOL; break;
+  }
+  f.reason = reason ? reason : "";
+  impl->sink->OnZkConnectFailure(std::move(f));
+}
+
 constexpr std::chrono::seconds kLogRepeatWindow{10};
 
 // The C client's log lines: "<time>:<pid>:ZOO_<LEVEL>@<func>@<line>: <text>".
@@ -783,6 +807,7 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     return nullptr;
   }
   if (params.connect_timeout_ms > 0) zoo_set_connect_timeout(impl->zh, params.connect_timeout_ms);
+  zoo_set_connect_failure_fn(impl->zh, &ConnectFailed, impl.get());
   // The C client otherwise re-resolves the host list on every loop
   // iteration; reconnects still resolve.
   zoo_set_servers_resolution_delay(impl->zh, -1);
@@ -935,6 +960,13 @@ bool ZkSession::Password(uint8_t out[16]) const {
   static_assert(sizeof id->passwd == 16);
   std::memcpy(out, id->passwd, sizeof id->passwd);
   return true;
+}
+
+int ZkSession::ServerCount() const { return zoo_server_count(impl_->zh); }
+
+std::string ZkSession::CurrentServer() const {
+  const char *server = zoo_get_current_server(impl_->zh);
+  return server ? server : "";
 }
 
 int ZkSession::LastConnectError() const {

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "connect_failures.h"
+
 namespace zkl {
 
 // ZooKeeper's return codes, in zkl's words (ZkSession maps them).
@@ -98,6 +100,8 @@ class ZkSink {
   virtual void OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) = 0;
   // One line of the C client's log (level ZKL_LOG_*), without its prefix.
   virtual void OnZkLog(int level, std::string_view message) = 0;
+  // A connection attempt failed (which server, layer and why).
+  virtual void OnZkConnectFailure(ConnectFailure failure) = 0;
 };
 
 // How to connect. Secrets are wiped from memory when the session is done.
@@ -190,6 +194,10 @@ class ZkSession {
   // ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT, ZKL_EPROTOCOL,
   // ZKL_ETIMEDOUT), or 0 (none failed since the last success).
   int LastConnectError() const;
+  // How many addresses the host list resolved to.
+  int ServerCount() const;
+  // The address connected to, or last tried ("ip:port").
+  std::string CurrentServer() const;
 
   struct Impl;  // the C client's side (zk_session.cc)
 

@@ -78,6 +78,9 @@ class TlsWorld {
   ZkServer &other_ca() { return Start(&other_ca_, &other_ca_once_, "other-server.pem"); }
   // Serves a certificate of the test CA for other.invalid only.
   ZkServer &wrong_host() { return Start(&wrong_host_, &wrong_host_once_, "wronghost-server.pem"); }
+  // Serve certificates of the test CA whose validity ended, or has not begun.
+  ZkServer &expired() { return Start(&expired_, &expired_once_, "expired-server.pem"); }
+  ZkServer &not_yet_valid() { return Start(&not_yet_valid_, &not_yet_valid_once_, "notyet-server.pem"); }
   // Requires SASL DIGEST-MD5 of every client (sasl_user(), sasl_password()),
   // on its plaintext port and on a TLS port (client certificate wanted, not
   // needed).
@@ -101,6 +104,8 @@ class TlsWorld {
     good_.reset();
     other_ca_.reset();
     wrong_host_.reset();
+    expired_.reset();
+    not_yet_valid_.reset();
     sasl_.reset();
     if (!certs_.empty() && std::getenv("ZKL_KEEP_TMP") == nullptr) RemoveTree(certs_);
   }
@@ -115,9 +120,10 @@ class TlsWorld {
     return **s;
   }
 
-  std::once_flag certs_once_, good_once_, other_ca_once_, wrong_host_once_, sasl_once_;
+  std::once_flag certs_once_, good_once_, other_ca_once_, wrong_host_once_, expired_once_,
+      not_yet_valid_once_, sasl_once_;
   std::string certs_, passphrase_;
-  std::unique_ptr<ZkServer> good_, other_ca_, wrong_host_, sasl_;
+  std::unique_ptr<ZkServer> good_, other_ca_, wrong_host_, expired_, not_yet_valid_, sasl_;
 };
 TlsWorld &World() { return TlsWorld::Get(); }
 
@@ -445,6 +451,185 @@ TEST(Tls, PlaintextConnectTimeoutIsHonoredToo) {
   ASSERT_GE(accepted.size(), 2u);
   auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(accepted[1] - accepted[0]).count();
   EXPECT_LT(gap, 400 + 1000);
+}
+
+// --- Errors that say why (issue 25): each failure's code, its layer and
+// reason from zkl_client_connect_error, and an early end for verification
+// failures that no retry can change.
+
+struct Outcome {
+  int rc = 0;             // zkl_client_wait_connected
+  int64_t waited_ms = 0;  // how long it took
+  int why_rc = 0;         // zkl_client_connect_error
+  std::string why;
+};
+
+Outcome ConnectAndAskWhy(const Tls &t, int64_t wait_ms) {
+  Outcome o;
+  ClientPtr c;
+  EXPECT_EQ(t.New(&c), 0);
+  if (!c) return o;
+  auto start = Clock::now();
+  o.rc = zkl_client_wait_connected(c.get(), wait_ms);
+  o.waited_ms = MsSince(start);
+  char buf[1024];
+  o.why_rc = zkl_client_connect_error(c.get(), buf, sizeof buf);
+  o.why = buf;
+  return o;
+}
+
+// A definite failure ends the wait long before this (every attempt fails at once).
+constexpr int64_t kLongWaitMs = 20000;
+
+TEST(ErrorsSayWhy, AnExpiredServerCertificate) {
+  Tls t = MutualTls(World().expired().secure_connect());
+  Outcome o = ConnectAndAskWhy(t, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ECERT);
+  EXPECT_LT(o.waited_ms, 8000) << "a verification failure waited for the deadline";
+  EXPECT_EQ(o.why_rc, ZKL_ECERT);
+  EXPECT_NE(o.why.find(World().expired().secure_connect() + " (tls): certificate has expired"), std::string::npos)
+      << o.why;
+}
+
+TEST(ErrorsSayWhy, AServerCertificateNotYetValid) {
+  Tls t = MutualTls(World().not_yet_valid().secure_connect());
+  Outcome o = ConnectAndAskWhy(t, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ECERT);
+  EXPECT_LT(o.waited_ms, 8000);
+  EXPECT_NE(o.why.find("(tls): certificate is not yet valid"), std::string::npos) << o.why;
+}
+
+TEST(ErrorsSayWhy, AServerCertificateFromAnUnknownCa) {
+  Tls t = MutualTls(World().other_ca().secure_connect());
+  Outcome o = ConnectAndAskWhy(t, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ECERT);
+  EXPECT_LT(o.waited_ms, 8000);
+  EXPECT_NE(o.why.find("(tls): unable to get local issuer certificate"), std::string::npos) << o.why;
+}
+
+TEST(ErrorsSayWhy, AServerCertificateForAnotherHost) {
+  Tls t = MutualTls(World().wrong_host().secure_connect());
+  Outcome o = ConnectAndAskWhy(t, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_EHOSTNAME);
+  EXPECT_LT(o.waited_ms, 8000);
+  EXPECT_NE(o.why.find("(tls): the certificate does not name 127.0.0.1"), std::string::npos) << o.why;
+}
+
+TEST(ErrorsSayWhy, AClientCertificateFromAnotherCa) {
+  Tls t = MutualTls(World().good().secure_connect());
+  t.cert = World().cert("other-client.crt");
+  t.key = World().cert("other-client.key");
+  t.password.clear();
+  Outcome o = ConnectAndAskWhy(t, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ECLIENTCERT);
+  EXPECT_LT(o.waited_ms, 8000);
+  EXPECT_NE(o.why.find("(tls): the server rejected the client certificate"), std::string::npos) << o.why;
+}
+
+// A loopback port nobody listens on (bound, then closed): connects are refused.
+std::string ClosedPort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0) {
+    throw std::runtime_error("bind");
+  }
+  close(fd);
+  return "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
+}
+
+TEST(ErrorsSayWhy, ARefusedConnectionIsATimeoutThatSaysRefused) {
+  // Refused is not definite (the server may be starting): the wait runs out.
+  Tls t;
+  t.servers = ClosedPort();
+  t.connect_timeout_ms = 500;
+  Outcome o = ConnectAndAskWhy(t, 1500);
+  EXPECT_EQ(o.rc, ZKL_ETIMEDOUT);
+  EXPECT_GE(o.waited_ms, 1400);
+  EXPECT_EQ(o.why_rc, ZKL_ECONNECTION);
+  EXPECT_EQ(o.why, t.servers + " (tcp): connection refused");
+}
+
+TEST(ErrorsSayWhy, ASilentServerSaysWhichHandshakeWentUnanswered) {
+  FakeListener silent(FakeListener::kSilent);
+  Tls plain;
+  plain.servers = silent.connect();
+  plain.connect_timeout_ms = 400;
+  Outcome o = ConnectAndAskWhy(plain, 1500);
+  EXPECT_EQ(o.rc, ZKL_ETIMEDOUT);
+  EXPECT_EQ(o.why_rc, ZKL_ETIMEDOUT);
+  EXPECT_EQ(o.why, silent.connect() + " (session): no answer to the session handshake within 400 ms");
+  Tls tls = MutualTls(silent.connect());
+  tls.connect_timeout_ms = 400;
+  o = ConnectAndAskWhy(tls, 1500);
+  EXPECT_EQ(o.rc, ZKL_ETIMEDOUT);
+  EXPECT_EQ(o.why, silent.connect() + " (tls): the TLS handshake stalled: no answer within 400 ms");
+}
+
+TEST(ErrorsSayWhy, TheWrongKindOfPort) {
+  Tls tls_on_plain = MutualTls(World().good().connect());
+  Outcome o = ConnectAndAskWhy(tls_on_plain, kFailWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ETLS);
+  EXPECT_NE(o.why.find("(tls): TLS handshake failed"), std::string::npos) << o.why;
+  EXPECT_NE(o.why.find("not a TLS port?"), std::string::npos) << o.why;
+  Tls plain_on_tls;
+  plain_on_tls.servers = World().good().secure_connect();
+  o = ConnectAndAskWhy(plain_on_tls, kFailWaitMs);
+  EXPECT_EQ(o.rc, ZKL_EPROTOCOL) << o.why;
+  EXPECT_NE(o.why.find("(session): the server closed the connection before the session was established"),
+            std::string::npos)
+      << o.why;
+  EXPECT_NE(o.why.find("a TLS port"), std::string::npos) << o.why;
+}
+
+TEST(ErrorsSayWhy, EveryServerOfTheListIsNamedAndOnlyAllDefiniteEndsTheWaitEarly) {
+  // Two servers that fail verification: the wait ends early.
+  Tls both = MutualTls(World().expired().secure_connect() + "," + World().other_ca().secure_connect());
+  Outcome o = ConnectAndAskWhy(both, kLongWaitMs);
+  EXPECT_EQ(o.rc, ZKL_ECERT);
+  EXPECT_LT(o.waited_ms, 8000);
+  EXPECT_NE(o.why.find(World().expired().secure_connect() + " (tls): certificate has expired"), std::string::npos)
+      << o.why;
+  EXPECT_NE(o.why.find(World().other_ca().secure_connect() + " (tls): unable to get local issuer"),
+            std::string::npos)
+      << o.why;
+  // One that is only refused (it may come up) keeps the wait going.
+  std::string refused = ClosedPort();
+  Tls mixed = MutualTls(World().expired().secure_connect() + "," + refused);
+  mixed.connect_timeout_ms = 500;
+  o = ConnectAndAskWhy(mixed, 2000);
+  // At the deadline: the last attempt's error (which server's came last varies).
+  EXPECT_TRUE(o.rc == ZKL_ETIMEDOUT || o.rc == ZKL_ECERT) << zkl_strerror(o.rc);
+  EXPECT_GE(o.waited_ms, 1900);
+  EXPECT_NE(o.why.find(refused + " (tcp): connection refused"), std::string::npos) << o.why;
+  EXPECT_NE(o.why.find("(tls): certificate has expired"), std::string::npos) << o.why;
+}
+
+TEST(ErrorsSayWhy, FailuresAreCountedInTheStatisticsAndForgottenOnConnect) {
+  Tls t = MutualTls(World().other_ca().secure_connect());
+  ClientPtr c;
+  ASSERT_EQ(t.New(&c), 0);
+  EXPECT_EQ(zkl_client_wait_connected(c.get(), kLongWaitMs), ZKL_ECERT);
+  char *json = nullptr;
+  size_t len = 0;
+  ASSERT_EQ(zkl_client_stats(c.get(), &json, &len), 0);
+  std::string stats(json, len);
+  zkl_free(json);
+  EXPECT_NE(stats.find("\"connect_failures\":{\"tcp\":0,\"tls\":"), std::string::npos) << stats;
+  EXPECT_EQ(stats.find("\"tls\":0,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"reason\":\"unable to get local issuer certificate\""), std::string::npos) << stats;
+  // Once connected, only the servers that failed are named.
+  std::string refused = ClosedPort();
+  Tls mixed = MutualTls(refused + "," + World().good().secure_connect());
+  ClientPtr g;
+  ASSERT_EQ(mixed.Connect(20000, &g), 0);
+  char buf[256];
+  int rc = zkl_client_connect_error(g.get(), buf, sizeof buf);
+  EXPECT_TRUE(rc == 0 || rc == ZKL_ECONNECTION) << rc;
+  EXPECT_EQ(std::string(buf).find(World().good().secure_connect()), std::string::npos) << buf;
 }
 
 TEST(Tls, ReconnectsToTheSameSessionAfterTheServerRestarts) {
