@@ -65,7 +65,8 @@ static const char main_help[] =
  * The ZooKeeper C client prints its own error lines (e.g. every refused
  * connection attempt) on stderr. So zkl keeps the real stderr on another fd
  * for its own messages and CMD, and points fd 2 at /dev/null, unless
- * ZKL_ZOOKEEPER_LOG is set.
+ * ZKL_ZOOKEEPER_LOG is on (a strict boolean: anything but yes/no words is
+ * an error).
  */
 static void quiet_zookeeper_log(void) {
   errf = stderr;

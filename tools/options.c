@@ -18,23 +18,46 @@ static const char *env_or(const char *name, const char *dflt) {
   return v && v[0] ? v : dflt;
 }
 
+/* A setting that turns a protection on (TLS, SASL, credentials): unset is
+ * NULL, but set and empty is an error, not "off" -- most often a script's
+ * variable that expanded to nothing, which must not silently drop TLS. */
+static const char *env_strict(const char *name) {
+  const char *v = getenv(name);
+  if (v && !v[0]) {
+    die(EXIT_ZKL, "$%s is set but empty: unset it, or give it a value", name);
+  }
+  return v;
+}
+
+const char *origin(const char *value, const char *flag, const char *var) {
+  const char *e = getenv(var + 1);
+  return value && value == e ? var : flag;
+}
+
+static int sasl_mechanism_ok(const char *m) {
+  return strcmp(m, "DIGEST-MD5") == 0 || strcmp(m, "GSSAPI") == 0;
+}
+
 void common_init(struct common *co) {
   memset(co, 0, sizeof *co);
   co->servers = env_or("ZKL_SERVERS", "127.0.0.1:2181");
   co->connect_timeout_ms = 10000;
   co->acl = ZKL_ACL_OPEN;
-  co->auth_file = env_or("ZKL_AUTH_FILE", NULL);
-  co->tls_ca = env_or("ZKL_TLS_CA", NULL);
-  co->tls_cert = env_or("ZKL_TLS_CERT", NULL);
-  co->tls_key = env_or("ZKL_TLS_KEY", NULL);
-  co->tls_key_password_file = env_or("ZKL_TLS_KEY_PASSWORD_FILE", NULL);
+  co->auth_file = env_strict("ZKL_AUTH_FILE");
+  co->tls_ca = env_strict("ZKL_TLS_CA");
+  co->tls_cert = env_strict("ZKL_TLS_CERT");
+  co->tls_key = env_strict("ZKL_TLS_KEY");
+  co->tls_key_password_file = env_strict("ZKL_TLS_KEY_PASSWORD_FILE");
   co->tls_skip_hostname_check = env_bool("ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK", 0);
-  co->sasl_mechanism = env_or("ZKL_SASL_MECHANISM", NULL);
-  co->sasl_user = env_or("ZKL_SASL_USER", NULL);
-  co->sasl_keytab = env_or("ZKL_SASL_KEYTAB", NULL);
-  co->sasl_ccache = env_or("ZKL_SASL_CCACHE", NULL);
-  co->sasl_host = env_or("ZKL_SASL_HOST", NULL);
-  co->sasl_password_file = env_or("ZKL_SASL_PASSWORD_FILE", NULL);
+  co->sasl_mechanism = env_strict("ZKL_SASL_MECHANISM");
+  if (co->sasl_mechanism && !sasl_mechanism_ok(co->sasl_mechanism)) {
+    die(EXIT_ZKL, "bad $ZKL_SASL_MECHANISM '%s' (DIGEST-MD5 or GSSAPI)", co->sasl_mechanism);
+  }
+  co->sasl_user = env_strict("ZKL_SASL_USER");
+  co->sasl_keytab = env_strict("ZKL_SASL_KEYTAB");
+  co->sasl_ccache = env_strict("ZKL_SASL_CCACHE");
+  co->sasl_host = env_strict("ZKL_SASL_HOST");
+  co->sasl_password_file = env_strict("ZKL_SASL_PASSWORD_FILE");
 }
 
 const char common_help[] =
@@ -67,6 +90,8 @@ const char common_help[] =
     "  -v, --verbose              progress on stderr (never secrets)\n"
     "  -h, --help                 this help\n"
     "Durations: 500ms, 5s, 1.5s, 2m, 1h; a plain number is seconds.\n"
+    "Yes/no flags also take --flag=BOOL: 1/0, true/false, yes/no, on/off, as\n"
+    "the boolean variables do (anything else is an error).\n"
     "Passwords are never taken from options other than --auth: only from files\n"
     "or the environment, and never printed.\n";
 
@@ -105,18 +130,24 @@ static char *env_secret(const char *name) {
 }
 
 void common_finish(struct common *co, const char *cmd) {
-  if (!co->auth && co->auth_file) co->auth = read_secret(cmd, "--auth-file", co->auth_file);
+  if (!co->auth && co->auth_file) {
+    co->auth = read_secret(cmd, origin(co->auth_file, "--auth-file", "$ZKL_AUTH_FILE"), co->auth_file);
+  }
   if (!co->auth) co->auth = env_secret("ZKL_AUTH");
   if (co->auth && !strchr(co->auth, ':')) {
     usage_error(cmd, "--auth wants USER:PASSWORD (also in --auth-file and $ZKL_AUTH)");
   }
   if (co->tls_key_password_file) {
-    co->tls_key_password = read_secret(cmd, "--tls-key-password-file", co->tls_key_password_file);
+    co->tls_key_password = read_secret(cmd, origin(co->tls_key_password_file, "--tls-key-password-file",
+                                                   "$ZKL_TLS_KEY_PASSWORD_FILE"),
+                                       co->tls_key_password_file);
   } else {
     co->tls_key_password = env_secret("ZKL_TLS_KEY_PASSWORD");
   }
   if (co->sasl_password_file) {
-    co->sasl_password = read_secret(cmd, "--sasl-password-file", co->sasl_password_file);
+    co->sasl_password = read_secret(cmd, origin(co->sasl_password_file, "--sasl-password-file",
+                                                "$ZKL_SASL_PASSWORD_FILE"),
+                                    co->sasl_password_file);
   } else {
     co->sasl_password = env_secret("ZKL_SASL_PASSWORD");
   }
@@ -209,6 +240,24 @@ void no_value(struct scan *s) {
   if (s->inline_v) usage_error(s->cmd, "option %s takes no value", s->name);
 }
 
+/* A value that must not be empty (a file, a name): "--tls-ca=" (or an
+ * empty variable in a script) must not quietly mean "none". */
+static const char *nonempty_value(struct scan *s) {
+  const char *v = value(s);
+  if (!v[0]) usage_error(s->cmd, "%s is empty", s->name);
+  return v;
+}
+
+int flag_value(struct scan *s) {
+  if (!s->inline_v) return 1;
+  int b = parse_bool(s->inline_v);
+  if (b < 0) {
+    usage_error(s->cmd, "bad value '%s' for %s (1/0, true/false, yes/no, on/off; or the flag alone)",
+                s->inline_v, s->name);
+  }
+  return b;
+}
+
 int64_t duration_value(struct scan *s) {
   const char *v = value(s);
   int64_t ms;
@@ -250,45 +299,43 @@ int common_option(struct scan *s, struct common *co) {
     co->auth = strdup(v);
     if (!co->auth) die(EXIT_ZKL, "out of memory");
   } else if (is(s, "--auth-file")) {
-    co->auth_file = value(s);
+    co->auth_file = nonempty_value(s);
   } else if (is(s, "--acl")) {
     const char *v = value(s);
     if (strcmp(v, "open") == 0) co->acl = ZKL_ACL_OPEN;
     else if (strcmp(v, "creator") == 0) co->acl = ZKL_ACL_CREATOR;
     else usage_error(s->cmd, "bad --acl '%s' (open or creator)", v);
   } else if (is(s, "--tls-ca")) {
-    co->tls_ca = value(s);
+    co->tls_ca = nonempty_value(s);
   } else if (is(s, "--tls-cert")) {
-    co->tls_cert = value(s);
+    co->tls_cert = nonempty_value(s);
   } else if (is(s, "--tls-key")) {
-    co->tls_key = value(s);
+    co->tls_key = nonempty_value(s);
   } else if (is(s, "--tls-key-password-file")) {
-    co->tls_key_password_file = value(s);
+    co->tls_key_password_file = nonempty_value(s);
   } else if (is(s, "--tls-insecure-skip-hostname-check")) {
-    no_value(s);
-    co->tls_skip_hostname_check = 1;
+    co->tls_skip_hostname_check = flag_value(s);
   } else if (is(s, "--sasl-mechanism")) {
-    co->sasl_mechanism = value(s);
-    if (strcmp(co->sasl_mechanism, "DIGEST-MD5") != 0 && strcmp(co->sasl_mechanism, "GSSAPI") != 0) {
+    co->sasl_mechanism = nonempty_value(s);
+    if (!sasl_mechanism_ok(co->sasl_mechanism)) {
       usage_error(s->cmd, "bad --sasl-mechanism '%s' (DIGEST-MD5 or GSSAPI)", co->sasl_mechanism);
     }
   } else if (is(s, "--sasl-user")) {
-    co->sasl_user = value(s);
+    co->sasl_user = nonempty_value(s);
   } else if (is(s, "--sasl-keytab")) {
-    co->sasl_keytab = value(s);
+    co->sasl_keytab = nonempty_value(s);
   } else if (is(s, "--sasl-ccache")) {
-    co->sasl_ccache = value(s);
+    co->sasl_ccache = nonempty_value(s);
   } else if (is(s, "--sasl-host")) {
-    co->sasl_host = value(s);
+    co->sasl_host = nonempty_value(s);
   } else if (is(s, "--sasl-password-file")) {
-    co->sasl_password_file = value(s);
+    co->sasl_password_file = nonempty_value(s);
   } else if (is(s, "--sasl-password") || is(s, "--tls-key-password") || is(s, "--password")) {
     /* Not even looked at: the value would already be in argv. */
     usage_error(s->cmd, "%s is not accepted: a secret on the command line is visible to every "
                 "local user (ps); use %s-file FILE or the environment", s->name, s->name);
   } else if (is(s, "-v") || is(s, "--verbose")) {
-    no_value(s);
-    verbose = 1;
+    verbose = flag_value(s);
   } else {
     return 0;
   }
@@ -376,17 +423,13 @@ void parse_run(const char *sub, int argc, char **argv, struct common *co, struct
     } else if (is(&s, "--id")) {
       ro->id = value(&s);
     } else if (is(&s, "--stop-on-suspend")) {
-      no_value(&s);
-      ro->stop_on_suspend = 1;
+      ro->stop_on_suspend = flag_value(&s);
     } else if (is(&s, "--foreground")) {
-      no_value(&s);
-      ro->foreground = 1;
+      ro->foreground = flag_value(&s);
     } else if (election && is(&s, "--rejoin")) {
-      no_value(&s);
-      ro->rejoin = 1;
+      ro->rejoin = flag_value(&s);
     } else if (!election && is(&s, "--revocable")) {
-      no_value(&s);
-      ro->revocable = 1;
+      ro->revocable = flag_value(&s);
     } else if (!election && is(&s, "--max-hold")) {
       ro->max_hold_ms = duration_value(&s);
       if (ro->max_hold_ms < 1) usage_error(sub, "--max-hold must be more than 0");

@@ -26,6 +26,10 @@ struct common {
   char *sasl_password;        /* secret */
 };
 
+/* Where a setting came from, for messages: FLAG, or VAR ("$ZKL_...") when
+ * value is the environment's own (common_init keeps getenv's pointer; an
+ * option's value points into argv). */
+const char *origin(const char *value, const char *flag, const char *var);
 /* Defaults from the environment (ZKL_SERVERS, ZKL_TLS_*, ZKL_SASL_*). */
 void common_init(struct common *co);
 /* After parsing: reads the secret files and environment secrets. */
@@ -53,6 +57,9 @@ int is(const struct scan *s, const char *name);
 int is_help(const struct scan *s);
 const char *value(struct scan *s);
 void no_value(struct scan *s);
+/* A yes/no flag: "--flag" is 1, "--flag=BOOL" takes BOOL (parse_bool);
+ * anything else is a usage error naming the flag. */
+int flag_value(struct scan *s);
 int64_t duration_value(struct scan *s);
 /* A whole number in [min, max]; the message names `what`. */
 long count_value(struct scan *s, long min, long max, const char *what);

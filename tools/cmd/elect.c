@@ -76,8 +76,10 @@ int cmd_elect(int argc, char **argv) {
   wait_connected(c, &co, sfd);
   rc = zkl_election_acquire_async(e, -1);
   if (rc != 0) {
+    char why[1200];
+    why_failed(c, rc, why, sizeof why);
     zkl_client_destroy(c);
-    die(EXIT_ZKL, "cannot join the election %s: %s", ro.path, zkl_strerror(rc));
+    die(EXIT_ZKL, "cannot join the election %s: %s", ro.path, why);
   }
   info("joined the election %s as '%s'", ro.path, id);
 

@@ -91,9 +91,11 @@ static int leader_once(zkl_client *c, const char *path, int kind, const struct c
   io.timeout_ms = co->connect_timeout_ms;
   int rc = zkl_inspect(c, path, &io, &p);
   if (rc != 0) {
+    char why[1200];
+    why_failed(c, rc, why, sizeof why);
     zkl_client_destroy(c);
     if (rc == ZKL_EBADPATH) bad_path(path, rc);
-    die(EXIT_ZKL, "cannot read %s: %s", path, zkl_strerror(rc));
+    die(EXIT_ZKL, "cannot read %s: %s", path, why);
   }
   int status = EXIT_NOLEADER;
   for (int i = 0; i < zkl_participants_count(p); i++) {
@@ -132,14 +134,11 @@ int cmd_leader(int argc, char **argv) {
       no_value(&s);
       kind = ZKL_ELECTION_FAIR;
     } else if (is(&s, "--watch")) {
-      no_value(&s);
-      watch = 1;
+      watch = flag_value(&s);
     } else if (is(&s, "--terms")) {
-      no_value(&s);
-      w.terms = 1;
+      w.terms = flag_value(&s);
     } else if (is(&s, "--json")) {
-      no_value(&s);
-      w.json = 1;
+      w.json = flag_value(&s);
     } else {
       unknown_option(&s);
     }

@@ -237,7 +237,8 @@ static int acquire_failed(struct hold *h, int rc) {
     error_msg("cannot acquire %s: the other holders use a different lease count than %d", ro->path,
               ro->leases);
   } else {
-    error_msg("cannot acquire %s: %s", ro->path, zkl_strerror(rc));
+    char why[1200];
+    error_msg("cannot acquire %s: %s", ro->path, why_failed(h->c, rc, why, sizeof why));
   }
   return finish(h, EXIT_ZKL, 0);
 }

@@ -60,13 +60,15 @@ int cmd_revoke(int argc, char **argv) {
   if (ikind < 0) io.election_kind = -ikind; else io.lock_kind = ikind;
   io.timeout_ms = co.connect_timeout_ms;
   int rc = zkl_revoke(c, path, &io, holder);
+  char why[1200];
+  if (rc < 0) why_failed(c, rc, why, sizeof why);
   zkl_client_destroy(c);
   if (rc == ZKL_ENOTFOUND && holder) {
     error_msg("%s is not a holder of %s", holder, path);
     return EXIT_NOLEADER;
   }
   if (rc == ZKL_EBADPATH) bad_path(path, rc);
-  if (rc < 0) die(EXIT_ZKL, "cannot revoke %s: %s", path, zkl_strerror(rc));
+  if (rc < 0) die(EXIT_ZKL, "cannot revoke %s: %s", path, why);
   printf("%d holder%s asked\n", rc, rc == 1 ? "" : "s");
   return 0;
 }

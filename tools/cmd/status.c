@@ -141,11 +141,9 @@ int cmd_status(int argc, char **argv) {
   scan_init(&s, argc, argv, "status ");
   while (next_option(&s, &co, &path, status_help)) {
     if (is(&s, "--json")) {
-      no_value(&s);
-      json = 1;
+      json = flag_value(&s);
     } else if (is(&s, "--stats")) {
-      no_value(&s);
-      stats = 1;
+      stats = flag_value(&s);
     } else if (is(&s, "--kind")) {
       kind = value(&s);
     } else if (is(&s, "--leases")) {
@@ -174,9 +172,11 @@ int cmd_status(int argc, char **argv) {
   io.timeout_ms = co.connect_timeout_ms;
   int rc = zkl_inspect(c, path, &io, &p);
   if (rc != 0) {
+    char why[1200];
+    why_failed(c, rc, why, sizeof why);
     zkl_client_destroy(c);
     if (rc == ZKL_EBADPATH) bad_path(path, rc);
-    die(EXIT_ZKL, "cannot read %s: %s", path, zkl_strerror(rc));
+    die(EXIT_ZKL, "cannot read %s: %s", path, why);
   }
   if (stats) {
     char *doc = NULL;

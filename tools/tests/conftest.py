@@ -81,7 +81,9 @@ def _read(path):
 @pytest.fixture(scope="session")
 def certs(secured_root):
     """scripts/test-certs: a CA, server and client certificates, an encrypted
-    client key (passphrase in client-key.pass), another CA."""
+    client key (passphrase in client-key.pass), another CA and a client
+    certificate of it, server key stores for a wrong host name, expired and
+    not yet valid."""
     need_tools("openssl")
     d = os.path.join(secured_root, "certs")
     subprocess.run([os.path.join(SOURCE_DIR, "scripts", "test-certs"), d], check=True,
@@ -109,6 +111,28 @@ def tls_zk(secured_root, certs):
         yield srv
     finally:
         zk_server("stop", srv.dir)
+
+
+@pytest.fixture(scope="session")
+def tls_zk_serving(secured_root, certs):
+    """tls_zk_serving(KEYSTORE): a ZooKeeper whose secure port serves the
+    scripts/test-certs key store KEYSTORE (expired-server.pem, ...; a client
+    certificate wanted, not needed). Each started once, on first use."""
+    servers = {}
+
+    def get(keystore):
+        if keystore not in servers:
+            need_tools("java")
+            name = "tls-" + keystore.replace(".pem", "")
+            servers[keystore] = _secured_server(
+                secured_root, name, {"ZK_TLS_DIR": certs.dir, "ZK_TLS_SERVER_CERT": keystore,
+                                     "ZK_TLS_CLIENT_AUTH": "want"})
+        return servers[keystore]
+    try:
+        yield get
+    finally:
+        for srv in servers.values():
+            zk_server("stop", srv.dir)
 
 
 @pytest.fixture(scope="session")

@@ -255,6 +255,74 @@ def test_boolean_environment_refuses_anything_else(zkl, path, name, value):
     assert f"${name} must be one of" in r.stderr and value in r.stderr
 
 
+@pytest.mark.parametrize("value, on", [("", True), ("=yes", True), ("=TRUE", True), ("=1", True),
+                                       ("=no", False), ("=off", False), ("=0", False)])
+def test_boolean_flag_takes_an_optional_strict_value(zkl, path, value, on):
+    """A flag alone is on; --flag=BOOL takes the same words as the
+    environment (so --json=no or --tls-insecure-skip-hostname-check=no
+    turn a default off)."""
+    r = zkl.run("status", "--json" + value, path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("{") == on, r.stdout
+    env = dict(zkl.env, ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK="1")
+    r = zkl.run("status", "--tls-insecure-skip-hostname-check" + value, path, env=env)
+    if on:
+        assert r.returncode == EXIT_ZKL and "need --tls-ca" in r.stderr, r.stderr
+    else:
+        assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["status", "--json=maybe", "/a"], ["status", "--stats=2", "/a"],
+    ["status", "--verbose=", "/a"], ["status", "--tls-insecure-skip-hostname-check=y", "/a"],
+    ["leader", "--watch=sure", "/a"], ["leader", "--terms=nope", "/a"], ["leader", "--json=x", "/a"],
+    ["lock", "--revocable=x", "/a", "--", "true"], ["lock", "--foreground=x", "/a", "--", "true"],
+    ["lock", "--stop-on-suspend=x", "/a", "--", "true"], ["elect", "--rejoin=x", "/a", "--", "true"],
+])
+def test_boolean_flag_refuses_anything_else(zkl, args):
+    r = zkl.run(*args)
+    flag, value = next(a for a in args if "=" in a).split("=", 1)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert f"bad value '{value}' for {flag}" in r.stderr, r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("name", ["ZKL_TLS_CA", "ZKL_TLS_CERT", "ZKL_TLS_KEY",
+                                  "ZKL_TLS_KEY_PASSWORD_FILE", "ZKL_AUTH_FILE",
+                                  "ZKL_SASL_MECHANISM", "ZKL_SASL_USER", "ZKL_SASL_KEYTAB",
+                                  "ZKL_SASL_CCACHE", "ZKL_SASL_HOST", "ZKL_SASL_PASSWORD_FILE"])
+def test_empty_security_variable_is_an_error_not_off(zkl, path, name):
+    """ZKL_TLS_CA= (a script's variable that expanded to nothing) must not
+    quietly mean "no TLS": set and empty is refused, naming the variable."""
+    r = zkl.run("status", path, env=dict(zkl.env, **{name: ""}))
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert f"${name} is set but empty" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("opt", ["--tls-ca", "--tls-cert", "--tls-key", "--tls-key-password-file",
+                                 "--auth-file", "--sasl-user", "--sasl-keytab", "--sasl-ccache",
+                                 "--sasl-host", "--sasl-password-file"])
+def test_empty_security_option_is_an_error(zkl, path, opt):
+    r = zkl.run("status", opt + "=", path)
+    assert r.returncode == EXIT_ZKL and f"{opt} is empty" in r.stderr, r.stderr
+
+
+def test_sasl_mechanism_from_the_environment_is_checked(zkl, path):
+    r = zkl.run("status", path, env=dict(zkl.env, ZKL_SASL_MECHANISM="PLAIN"))
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert "bad $ZKL_SASL_MECHANISM 'PLAIN' (DIGEST-MD5 or GSSAPI)" in r.stderr, r.stderr
+
+
+def test_unreadable_auth_file_is_named(zkl, path, tmp_path):
+    r = zkl.run("status", "--auth-file", str(tmp_path), path)
+    assert r.returncode == EXIT_ZKL
+    assert f"cannot read --auth-file '{tmp_path}': Is a directory" in r.stderr, r.stderr
+    r = zkl.run("status", path, env=dict(zkl.env, ZKL_AUTH_FILE=str(tmp_path / "none")))
+    assert r.returncode == EXIT_ZKL
+    assert f"cannot read $ZKL_AUTH_FILE '{tmp_path / 'none'}': No such file or directory" in r.stderr, \
+        r.stderr
+
+
 def test_tls_and_sasl_options_never_print_secrets(zkl, path, tmp_path):
     secret = "sasl-secret-77"
     pw = tmp_path / "pw"

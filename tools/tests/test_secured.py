@@ -238,6 +238,189 @@ def test_tls_passphrase_never_printed_with_every_log_on(tls_zk, certs, path):
 
 
 # --------------------------------------------------------------------------
+# why a TLS connection fails (issue 25): the code's meaning and each
+# server's reason (zkl_client_connect_error); refusals come at once
+# --------------------------------------------------------------------------
+
+# A refusal no retry can change (the server's certificate or name, the
+# client certificate) ends zkl at once: well within this connect timeout.
+LONG_TIMEOUT = ["--connect-timeout", "20s", "--session-timeout", "20s"]
+AT_ONCE_S = 10
+
+
+def closed_port():
+    """A loopback port nothing listens on (bound, then closed)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("keystore, meaning, reason", [
+    ("expired-server.pem", "server certificate not trusted", "certificate has expired"),
+    ("notyet-server.pem", "server certificate not trusted", "certificate is not yet valid"),
+    ("wronghost-server.pem", "server certificate does not name the host",
+     "the certificate does not name 127.0.0.1"),
+])
+def test_tls_server_certificate_refused_at_once(keystore, meaning, reason, tls_zk_serving, certs,
+                                                path):
+    srv = tls_zk_serving(keystore)
+    z = client(srv.secure)
+    r, took = run_timed(z, "status", *LONG_TIMEOUT, *tls_flags(certs), path)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert f"TLS connection to ZooKeeper at {srv.secure} failed: {meaning}" in r.stderr, r.stderr
+    assert f"{srv.secure} (tls): {reason}" in r.stderr, r.stderr
+    assert took < AT_ONCE_S, (took, r.stderr)
+    assert_no_secret(r, certs.passphrase)
+
+
+def test_tls_server_certificate_of_an_unknown_ca_refused_at_once(tls_zk, certs, path):
+    z = client(tls_zk.secure)
+    flags = tls_flags(certs)
+    flags[1] = certs.file("other-ca.pem")  # --tls-ca: not the CA of the server's certificate
+    r, took = run_timed(z, "status", *LONG_TIMEOUT, *flags, path)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert "failed: server certificate not trusted" in r.stderr, r.stderr
+    assert f"{tls_zk.secure} (tls): unable to get local issuer certificate" in r.stderr, r.stderr
+    assert took < AT_ONCE_S, (took, r.stderr)
+
+
+def test_tls_client_certificate_of_another_ca_refused_at_once(tls_zk, certs, path):
+    """The server needs a client certificate of its CA: one of another CA
+    is refused (the server's alert), at once."""
+    z = client(tls_zk.secure)
+    r, took = run_timed(z, "status", *LONG_TIMEOUT, "--tls-ca", certs.file("ca.pem"),
+                        "--tls-cert", certs.file("other-client.crt"),
+                        "--tls-key", certs.file("other-client.key"), path)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert "failed: server requires a client certificate, or rejected it" in r.stderr, r.stderr
+    assert re.search(re.escape(tls_zk.secure) +
+                     r" \((tls|session)\): the server rejected the client certificate", r.stderr), \
+        r.stderr
+    assert took < AT_ONCE_S, (took, r.stderr)
+
+
+@pytest.mark.parametrize("how, value, connects", [
+    ("flag", None, True), ("flag", "yes", True), ("flag", "no", False),
+    ("env", "1", True), ("env", "On", True), ("env", "off", False), ("env", "0", False),
+])
+def test_tls_hostname_check_switch(how, value, connects, tls_zk_serving, certs, path):
+    """--tls-insecure-skip-hostname-check[=BOOL] and
+    $ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK against a certificate for another
+    host: on, it connects; off (also spelled no/off/0), the name is checked."""
+    srv = tls_zk_serving("wronghost-server.pem")
+    z = client(srv.secure)
+    args, env = tls_flags(certs), dict(z.env)
+    if how == "flag":
+        args.append("--tls-insecure-skip-hostname-check" + (f"={value}" if value else ""))
+    else:
+        env["ZKL_TLS_INSECURE_SKIP_HOSTNAME_CHECK"] = value
+    r = z.run("status", "--connect-timeout", "5s", *args, path, env=env)
+    if connects:
+        assert r.returncode == 0 and "free" in r.stdout, r.stderr
+    else:
+        assert r.returncode == EXIT_ZKL and "does not name the host" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("tls", [False, True])
+def test_refused_connection_names_server_and_reason(tls, certs, path):
+    port = closed_port()
+    z = client(f"127.0.0.1:{port}")
+    flags = tls_flags(certs) if tls else []
+    r, took = run_timed(z, "status", "--connect-timeout", "2s", *flags, path)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert f"cannot connect to ZooKeeper at 127.0.0.1:{port}: timed out after 2.0s" in r.stderr, \
+        r.stderr
+    assert f"127.0.0.1:{port} (tcp): connection refused" in r.stderr, r.stderr
+    assert took < 2 + 8, took
+
+
+# --------------------------------------------------------------------------
+# TLS files that cannot be used: said at once, naming the option and file
+# --------------------------------------------------------------------------
+
+TLS_ENV = {"--tls-ca": "ZKL_TLS_CA", "--tls-cert": "ZKL_TLS_CERT", "--tls-key": "ZKL_TLS_KEY",
+           "--tls-key-password-file": "ZKL_TLS_KEY_PASSWORD_FILE"}
+
+
+def bad_tls_files(certs, tmp_path):
+    """name -> (TLS settings, the file to name, what else stderr says)."""
+    not_pem = tmp_path / "not.pem"
+    not_pem.write_text("not a certificate\n")
+    wrong_pass = tmp_path / "wrong.pass"
+    wrong_pass.write_text("wrong-passphrase-31\n")
+    missing = str(tmp_path / "missing.pem")
+    ca, crt, key = certs.file("ca.pem"), certs.file("client.crt"), certs.file("client.key")
+    enc = certs.file("client-enc.key")
+
+    def tls(**over):
+        s = {"--tls-ca": ca, "--tls-cert": crt, "--tls-key": key}
+        s.update({"--" + k.replace("_", "-"): v for k, v in over.items()})
+        return s
+    return {
+        "missing CA": (tls(tls_ca=missing), missing, ["--tls-ca", "No such file"]),
+        "missing certificate": (tls(tls_cert=missing), missing, ["--tls-cert", "No such file"]),
+        "missing key": (tls(tls_key=missing), missing, ["--tls-key", "No such file"]),
+        "CA a directory": (tls(tls_ca=str(tmp_path)), str(tmp_path), ["Is a directory"]),
+        "key a directory": (tls(tls_key=str(tmp_path)), str(tmp_path), ["Is a directory"]),
+        "CA not PEM": (tls(tls_ca=str(not_pem)), str(not_pem), ["not PEM"]),
+        "certificate not PEM": (tls(tls_cert=str(not_pem)), str(not_pem), ["not PEM"]),
+        "key not PEM": (tls(tls_key=str(not_pem)), str(not_pem), ["not PEM"]),
+        "key of another certificate": (tls(tls_key=certs.file("other-client.key")),
+                                       certs.file("other-client.key"), ["does not match"]),
+        "encrypted key, no passphrase": (tls(tls_key=enc), enc, ["encrypted", "passphrase"]),
+        "encrypted key, wrong passphrase": (tls(tls_key=enc, tls_key_password_file=str(wrong_pass)),
+                                            enc, ["wrong passphrase"]),
+    }
+
+
+BAD_TLS_FILES = ["missing CA", "missing certificate", "missing key", "CA a directory",
+                 "key a directory", "CA not PEM", "certificate not PEM", "key not PEM",
+                 "key of another certificate", "encrypted key, no passphrase",
+                 "encrypted key, wrong passphrase"]
+
+
+@pytest.mark.parametrize("by", ["flags", "env"])
+@pytest.mark.parametrize("case", BAD_TLS_FILES)
+def test_tls_file_that_cannot_be_used_is_named(case, by, certs, path, tmp_path):
+    """No server needed: the files are judged when the client is made."""
+    settings, named, says = bad_tls_files(certs, tmp_path)[case]
+    z = client(f"127.0.0.1:{closed_port()}")
+    args, env = [], dict(z.env)
+    for opt, v in settings.items():
+        if by == "flags":
+            args += [opt, v]
+        else:
+            env[TLS_ENV[opt]] = v
+    r, took = run_timed(z, "status", *LONG_TIMEOUT, *args, path, env=env)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    assert "cannot use the TLS files: " in r.stderr and named in r.stderr, r.stderr
+    for s in says:
+        if by == "env" and s in TLS_ENV:  # the message names where the file came from
+            s = "$" + TLS_ENV[s]
+        assert s in r.stderr, r.stderr
+    assert took < 5, took
+    assert_no_secret(r, "wrong-passphrase-31", certs.passphrase)
+
+
+@pytest.mark.parametrize("what", ["missing", "directory"])
+@pytest.mark.parametrize("by", ["flags", "env"])
+def test_unreadable_passphrase_file_is_named(what, by, certs, path, tmp_path):
+    """The passphrase file is zkl's own to read: the option, file, reason."""
+    f = str(tmp_path / "missing.pass") if what == "missing" else str(tmp_path)
+    z = client(f"127.0.0.1:{closed_port()}")
+    flags, env = tls_flags(certs, password_file=False), dict(z.env)
+    if by == "flags":
+        flags += ["--tls-key-password-file", f]
+    else:
+        env["ZKL_TLS_KEY_PASSWORD_FILE"] = f
+    r = z.run("status", *flags, path, env=env)
+    assert r.returncode == EXIT_ZKL, (r.returncode, r.stderr)
+    reason = "No such file or directory" if what == "missing" else "Is a directory"
+    named = "--tls-key-password-file" if by == "flags" else "$ZKL_TLS_KEY_PASSWORD_FILE"
+    assert f"cannot read {named} '{f}': {reason}" in r.stderr, r.stderr
+
+
+# --------------------------------------------------------------------------
 # SASL DIGEST-MD5 (and over TLS)
 # --------------------------------------------------------------------------
 
