@@ -277,8 +277,10 @@ typedef struct zkl_client_options {
                                  must exist (else acquires: ZKL_ENOTFOUND)  */
   int32_t session_timeout_ms; /* requested; the server may adjust (10000)   */
   int32_t connect_timeout_ms; /* bound of one connection attempt, TLS
-                                 handshake included (default: the session
-                                 timeout / 3)                               */
+                                 handshake included (default: a share of
+                                 the session timeout for each server, T /
+                                 max(3, servers of the list): a silent
+                                 server costs only its share)              */
   int32_t lost_after_ms;      /* The safety bound. A hold is "provably
                                  valid" for 3/4 of the negotiated session
                                  timeout after the last moment the

@@ -72,8 +72,8 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
   c->connect_.creator_acl = opts.acl == ZKL_ACL_CREATOR;
   if (opts.digest_auth) c->connect_.digest = opts.digest_auth;
   // The header's default: a third of the session timeout.
-  c->connect_.connect_timeout_ms =
-      opts.connect_timeout_ms > 0 ? opts.connect_timeout_ms : c->connect_.session_timeout_ms / 3;
+  // 0: a share of the session timeout for each server (ZkSession::Open).
+  c->connect_.connect_timeout_ms = opts.connect_timeout_ms;
   if (tls) {
     c->connect_.tls_ca_file = opts.tls_ca_file;
     if (opts.tls_cert_file) c->connect_.tls_cert_file = opts.tls_cert_file;

@@ -806,7 +806,9 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     Wipe(impl->sasl_password);
     return nullptr;
   }
-  if (params.connect_timeout_ms > 0) zoo_set_connect_timeout(impl->zh, params.connect_timeout_ms);
+  int attempt_ms = params.connect_timeout_ms;
+  if (attempt_ms <= 0) attempt_ms = params.session_timeout_ms / std::max(3, zoo_server_count(impl->zh));
+  zoo_set_connect_timeout(impl->zh, std::max(attempt_ms, 1));
   zoo_set_connect_failure_fn(impl->zh, &ConnectFailed, impl.get());
   // The C client otherwise re-resolves the host list on every loop
   // iteration; reconnects still resolve.

@@ -112,7 +112,8 @@ struct ZkConnectParams {
   std::string digest;        // "user:password" (secret)
   int log_level = 0;         // ZKL_LOG_* the sink wants (0: none)
   // Bound of one connection attempt: TCP connect, TLS and session
-  // handshakes (0: the C client's default, 2/3 of the session timeout).
+  // handshakes (0: the session timeout / max(3, servers of the list), so
+  // that a silent server costs only its share, as the Java client does).
   int connect_timeout_ms = 0;
   // TLS: on when tls_ca_file is not empty. Files are PEM.
   std::string tls_ca_file;

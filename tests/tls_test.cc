@@ -632,6 +632,28 @@ TEST(ErrorsSayWhy, FailuresAreCountedInTheStatisticsAndForgottenOnConnect) {
   EXPECT_EQ(std::string(buf).find(World().good().secure_connect()), std::string::npos) << buf;
 }
 
+TEST(ConnectTimeout, ASilentServerCostsOnlyItsShareOfTheSessionTimeout) {
+  // Four servers that accept and never answer (frozen JVMs), then a good
+  // one, in the C client's random order. Each attempt gets T / 5 = 1.2 s by
+  // default (it was T / 3 = 2 s: 8 s of silence before the good server when
+  // it came last).
+  std::vector<std::unique_ptr<FakeListener>> silent;
+  std::string servers;
+  for (int i = 0; i < 4; ++i) {
+    silent.push_back(std::make_unique<FakeListener>(FakeListener::kSilent));
+    servers += silent.back()->connect() + ",";
+  }
+  servers += World().good().connect();
+  for (int round = 0; round < 2; ++round) {
+    Tls t;
+    t.servers = servers;
+    t.session_timeout_ms = 6000;
+    auto start = Clock::now();
+    EXPECT_EQ(t.Connect(6500), 0) << "round " << round;
+    EXPECT_LT(MsSince(start), 4 * 1200 + 1500) << "round " << round;
+  }
+}
+
 TEST(Tls, ReconnectsToTheSameSessionAfterTheServerRestarts) {
   // A server of its own: the others stay up for the other tests.
   auto server = ZkServer::StartStandalone({"ZK_TLS_DIR=" + World().certs()});

@@ -95,6 +95,7 @@ static void creation_message(const struct common *co, int rc, const char *msg, c
       {"tls_key_password", "passphrase (--tls-key-password-file, $ZKL_TLS_KEY_PASSWORD)"},
       {"tls_insecure_skip_hostname_check", "--tls-insecure-skip-hostname-check"},
       {"session_timeout_ms", "--session-timeout"},
+      {"connect_timeout_ms", "--attempt-timeout"},
       {"digest_auth", "--auth"},
       {"sasl_mechanism", origin(co->sasl_mechanism, "--sasl-mechanism", "$ZKL_SASL_MECHANISM")},
       {"sasl_user", origin(co->sasl_user, "--sasl-user", "$ZKL_SASL_USER")},
@@ -112,12 +113,27 @@ static void creation_message(const struct common *co, int rc, const char *msg, c
   cli_names(msg[0] ? msg : zkl_strerror(rc), map, sizeof map / sizeof map[0], out, len);
 }
 
+/* One attempt's bound: --attempt-timeout, else each server's share of
+ * --connect-timeout, so that a server that accepts and never answers (a
+ * frozen JVM) tried first leaves time for the others. 0 keeps the
+ * library's default (session timeout / max(3, servers)) when it is the
+ * smaller. */
+static int32_t attempt_timeout(const struct common *co, int64_t session_timeout_ms) {
+  if (co->attempt_timeout_ms > 0) return (int32_t)co->attempt_timeout_ms;
+  int64_t servers = 1;
+  for (const char *p = co->servers; *p; p++) servers += *p == ',';
+  int64_t share = co->connect_timeout_ms / servers;
+  int64_t library = session_timeout_ms / (servers > 3 ? servers : 3);
+  return share > 0 && share < library ? (int32_t)share : 0;
+}
+
 zkl_client *client_new(struct common *co) {
   zkl_client_options o;
   int rc = zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
   if (rc != 0) die(EXIT_ZKL, "zkl_client_options_init: %s", zkl_strerror(rc));
   o.servers = co->servers;
-  o.session_timeout_ms = (int32_t)co->session_timeout_ms;
+  if (co->session_timeout_ms > 0) o.session_timeout_ms = (int32_t)co->session_timeout_ms;
+  o.connect_timeout_ms = attempt_timeout(co, o.session_timeout_ms);
   o.digest_auth = co->auth;
   o.acl = co->acl;
   o.tls_ca_file = co->tls_ca;

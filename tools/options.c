@@ -66,6 +66,8 @@ const char common_help[] =
     "                             else 127.0.0.1:2181)\n"
     "  --session-timeout D        requested session timeout (default 10s)\n"
     "  --connect-timeout D        give up connecting after D (default 10s)\n"
+    "  --attempt-timeout D        give up one server's connection attempt after D\n"
+    "                             (default: --connect-timeout shared among the servers)\n"
     "  --auth-file FILE           digest authentication: USER:PASSWORD read from\n"
     "                             FILE (default: $ZKL_AUTH_FILE, or $ZKL_AUTH itself)\n"
     "  --auth USER:PASSWORD       the same on the command line: works, but warns\n"
@@ -290,6 +292,11 @@ int common_option(struct scan *s, struct common *co) {
     }
   } else if (is(s, "--connect-timeout")) {
     co->connect_timeout_ms = duration_value(s);
+  } else if (is(s, "--attempt-timeout")) {
+    co->attempt_timeout_ms = duration_value(s);
+    if (co->attempt_timeout_ms < 1 || co->attempt_timeout_ms > INT32_MAX) {
+      usage_error(s->cmd, "--attempt-timeout out of range");
+    }
   } else if (is(s, "--auth")) {
     const char *v = value(s);
     if (!strchr(v, ':')) usage_error(s->cmd, "--auth wants USER:PASSWORD");

@@ -14,6 +14,7 @@ struct common {
   const char *servers;
   int64_t session_timeout_ms; /* 0: library default */
   int64_t connect_timeout_ms;
+  int64_t attempt_timeout_ms; /* one connection attempt; 0: a share of connect_timeout_ms */
   char *auth;                 /* "user:password" (secret) or NULL */
   const char *auth_file;
   int acl;

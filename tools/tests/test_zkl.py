@@ -96,6 +96,31 @@ def test_unreachable_server_fails_fast_and_names_it(zkl):
     assert r.returncode == EXIT_ZKL and "127.0.0.1:1" in r.stderr
 
 
+def test_a_silent_server_first_in_the_list_costs_only_its_share(zkl, path):
+    # A server that accepts TCP and never answers (a frozen JVM): the kernel
+    # completes the handshake from the listen backlog. With a 3 s connect
+    # timeout and a 10 s session, one attempt used to take 3.3 s (T / 3), so
+    # whenever the list's shuffle tried it first the command failed; now each
+    # of the two servers gets 1.5 s. Several runs: both orders occur.
+    import socket
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        servers = f"127.0.0.1:{silent.getsockname()[1]},{zkl.servers}"
+        for _ in range(6):
+            t0 = time.monotonic()
+            r = zkl.run("status", "--servers", servers, "--connect-timeout", "3s", path)
+            assert r.returncode == 0, r.stderr
+            assert time.monotonic() - t0 < 3 + 2
+        # --attempt-timeout sets the bound itself; the failure says which step stalled.
+        only_silent = f"127.0.0.1:{silent.getsockname()[1]}"
+        r = zkl.run("status", "--servers", only_silent, "--connect-timeout", "2s",
+                    "--attempt-timeout", "500ms", path)
+        assert r.returncode == EXIT_ZKL, r.stderr
+        assert f"{only_silent} (session): no answer to the session handshake within 500 ms" \
+            in r.stderr, r.stderr
+
+
 def test_invalid_server_list(zkl):
     r = zkl.run("status", "--servers", "127.0.0.1:1/chroot", "/a")
     assert r.returncode == EXIT_ZKL
