@@ -153,11 +153,13 @@ ZKL_API void zkl_free(void *p);
 #define ZKL_EVENT_ACQUIRED 2       /* async acquire succeeded               */
 #define ZKL_EVENT_ACQUIRE_FAILED 3 /* async acquire failed: see error       */
 #define ZKL_EVENT_SUSPENDED 4      /* a hold MAY be lost: disconnected, or
-                                      not heard from the server for as long
+                                      not proven by the quorum for as long
                                       as is safe; stop using it until
-                                      RESTORED                              */
-#define ZKL_EVENT_RESTORED 5       /* heard from the same session in time:
-                                      held again (locks and elections)      */
+                                      RESTORED. Not LOST: zkl keeps trying
+                                      to resume the same session.           */
+#define ZKL_EVENT_RESTORED 5       /* the same session resumed in time and
+                                      the quorum proves it: held again
+                                      (locks and elections)                 */
 #define ZKL_EVENT_LOST 6           /* the hold is lost: stop using it. error:
                                       ZKL_ESESSION, ZKL_ELOST, ZKL_EAUTH,
                                       ZKL_EMAXHOLD, ZKL_EREVOKED, ZKL_ECLOSED */
@@ -181,9 +183,10 @@ ZKL_API void zkl_free(void *p);
 #define ZKL_SESSION_CONNECTED 2    /* session established                    */
 #define ZKL_SESSION_SUSPENDED 3    /* disconnected; the session may live     */
 #define ZKL_SESSION_RECONNECTED 4  /* reconnected to the same session        */
-#define ZKL_SESSION_LOST 5         /* expired, or disconnected past the
-                                      client-side deadline; a new session is
-                                      being established                      */
+#define ZKL_SESSION_LOST 5         /* expired (the server said so), or no
+                                      server reached for a session timeout
+                                      after the connection was lost; a new
+                                      session is being established           */
 #define ZKL_SESSION_CLOSED 6       /* zkl_client_close/destroy was called    */
 #define ZKL_SESSION_AUTH_FAILED 7  /* the server rejected the credentials
                                       (the event's error says why: ZKL_EAUTH,
@@ -287,11 +290,16 @@ typedef struct zkl_client_options {
                                  ensemble's leader provably refreshed the
                                  session (sync heartbeats, a sixteenth of
                                  the timeout apart, keep that fresh: see
-                                 docs/SAFETY.md); a disconnected session is
-                                 given up (LOST) that long after the server
-                                 last heard from it. A value > 0 also ends
-                                 holds this many ms after the leader last
-                                 answered, and shortens the give-up time. */
+                                 docs/SAFETY.md). A disconnected session is
+                                 resumed if any server of the list can be
+                                 reached before the server expires it, and
+                                 given up (LOST) when the server says it
+                                 expired or a session timeout has passed
+                                 since the connection was lost. A value > 0
+                                 also ends holds this many ms after the
+                                 leader last answered, and gives up a
+                                 disconnected session that long after the
+                                 connection was lost.                       */
   int32_t io;                 /* ZKL_IO_THREAD or ZKL_IO_HOST               */
   int32_t acl;                /* ZKL_ACL_* for created nodes (OPEN)         */
   const char *digest_auth;    /* optional "user:password" (a secret)        */

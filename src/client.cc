@@ -195,6 +195,15 @@ void Client::NoteConnectError() {
 void Client::PrepareIo(IoPlan *plan) {
   plan->deadline = NextDeadline();
   if (session_ && !stop_) {
+    // Suspended: every server of the list gets a try before the session is
+    // given up (a silent one must not eat the time left).
+    int budget_ms = 0;
+    if (state_ == ZKL_SESSION_SUSPENDED && lost_deadline_ != absl::InfiniteFuture()) {
+      absl::Duration left = lost_deadline_ - MonoNow();
+      budget_ms = std::max(100, static_cast<int>(absl::ToInt64Milliseconds(left) /
+                                                  std::max(1, session_->ServerCount())));
+    }
+    session_->LimitAttempt(budget_ms);
     ZkSession::Interest in;
     ZkRc rc = session_->GetInterest(&in);
     NoteConnectError();  // the interest call times attempts out
@@ -276,7 +285,7 @@ void Client::RunDueWork() {
   if (lost_deadline_ <= now) {
     // Disconnected too long: the server may soon expire the session, so
     // give it up now (its nodes die with it) and start a new one.
-    Log(ZKL_LOG_WARN, "zkl", "disconnected past the safety bound: giving the session up");
+    Log(ZKL_LOG_WARN, "zkl", "no server reached within the session timeout: giving the session up");
     SessionLost(ZKL_ESESSION);
     return;  // the renewal is due at once: the loop comes back immediately
   }
@@ -469,14 +478,15 @@ void Client::OnZkState(ZkState zstate) {
     lost_deadline_ = absl::InfiniteFuture();
     last_error_ = 0;
     connect_failures_.Connected(session_->CurrentServer());
-    // The handshake was sent after connecting started: the server heard us
-    // since then, and so did the leader (it creates a session, and
-    // revalidates a resumed one, touching it: docs/SAFETY.md).
-    heard_since_ = std::max(heard_since_, connecting_since_);
+    // The handshake was sent after this attempt began (and after connecting
+    // began): the leader created the session, or revalidated a resumed one
+    // (touching it), since then (docs/SAFETY.md). After a long outage the
+    // attempt's start, not the outage's, is what the proof may claim.
+    absl::Time handshake_after = std::max(connecting_since_, session_->AttemptStarted());
     if (!same) quorum_.Forget();
     quorum_.Reset();
     quorum_.set_ping_interval(LeaderPingInterval(negotiated_timeout_ms_));
-    quorum_.OnHandshake(connecting_since_);
+    quorum_.OnHandshake(handshake_after);
     // The handshake was a round trip through the leader: the first sync
     // heartbeat follows a period later (the first request on a new session
     // stays the user's).
@@ -518,16 +528,6 @@ void Client::OnZkState(ZkState zstate) {
   }
 }
 
-absl::Duration Client::SafetyBound() const {
-  // The server may expire the session once the session timeout has passed
-  // since it last heard from us. Trusting a hold for 3/4 of the timeout
-  // after that moment keeps a quarter of the timeout as margin for
-  // scheduling delays and clock rate differences; lost_after_ms shortens it.
-  absl::Duration bound = absl::Milliseconds(negotiated_timeout_ms_) * 3 / 4;
-  if (lost_after_ms_ > 0) bound = std::min(bound, absl::Milliseconds(lost_after_ms_));
-  return bound;
-}
-
 absl::Time Client::ProvenDeadline() const {
   if (!connected() || negotiated_timeout_ms_ <= 0) return absl::InfinitePast();
   // The leader expires the session no earlier than a session timeout after
@@ -545,15 +545,19 @@ absl::Time Client::LeaseDeadline() const {
 }
 
 absl::Time Client::LostDeadline() const {
-  // The client-side deadline: heard_since_ (the send time of the newest
-  // request the server answered) is a lower bound of the moment the server
-  // last heard from us, kept fresh by heartbeats while something is held.
-  absl::Time deadline = std::max(MonoNow(), heard_since_ + SafetyBound());
-  if (lost_after_ms_ > 0) deadline = std::min(deadline, MonoNow() + absl::Milliseconds(lost_after_ms_));
-  return deadline;
+  // "May no longer hold" is not "lost". Holds answer by the quorum proof
+  // (SUSPENDED once it lapses) and come back RESTORED if the same session
+  // resumes, so giving up later costs no safety. The session is given up a
+  // session timeout after the connection was lost: the server's last word
+  // on it came before connecting_since_, so by then it has expired the
+  // session, unless a reconnect attempt reached it (and then that attempt
+  // connects, or hears "expired"). A shorter lost_after_ms gives up sooner.
+  int timeout_ms = negotiated_timeout_ms_ > 0 ? negotiated_timeout_ms_ : connect_.session_timeout_ms;
+  absl::Duration wait = absl::Milliseconds(timeout_ms);
+  if (lost_after_ms_ > 0) wait = std::min(wait, absl::Milliseconds(lost_after_ms_));
+  return std::max(MonoNow(), connecting_since_ + wait);
 }
 
-void Client::HeardFrom(absl::Time sent) { heard_since_ = std::max(heard_since_, sent); }
 
 void Client::ProofAdvanced() {
   ++proofs_;
@@ -590,7 +594,6 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   if (req->generation != generation_ || closed_) return;
   if (zr.from_server && !IsSessionGone(zr.rc)) {
     absl::Time now = MonoNow();
-    HeardFrom(req->sent);
     rtt_us_.Record(absl::ToInt64Microseconds(now - req->sent));
     quorum_.OnAnswered(req->sent, now);
     if (req->heartbeat && zr.rc == ZkRc::kOk && connected() && quorum_.OnSyncAnswered(req->sent, now)) {

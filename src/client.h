@@ -184,7 +184,6 @@ class Client : public Handle, private ZkSink, private IoDriver {
   ZkRc Submit(Request *req, Fn submit) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FreeAbandonedRequests(uint64_t generation) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SessionLost(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Duration SafetyBound() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   absl::Time LostDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time HeartbeatDue() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The lease deadline the proof gives, whether or not the bound lapsed.
@@ -193,7 +192,6 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void ProofAdvanced() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time NextDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RunDueWork() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void HeardFrom(absl::Time sent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetState(int state, int error = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Wakes the loop if it sleeps on a plan that no longer fits.
   void KickLoop() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -247,11 +245,6 @@ class Client : public Handle, private ZkSink, private IoDriver {
   bool handover_ ABSL_GUARDED_BY(mu_) = false;  // a dispatch waits to drive
 
   absl::Time lost_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
-  // The server we talk to heard from us at or after this moment (send time
-  // of the newest request it answered, or of the last handshake). Not a
-  // proof that the session lives (quorum_ is): it only times the giving up
-  // of a disconnected session.
-  absl::Time heard_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   // What the leader provably saw of the session (sync heartbeats).
   QuorumProof quorum_ ABSL_GUARDED_BY(mu_);
   absl::Time connecting_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();

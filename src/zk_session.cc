@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "sync.h"
 #include "zkl.h"
 
 // Kerberos (SASL GSSAPI) needs MIT krb5's headers at build time; without
@@ -66,6 +67,12 @@ struct ZkSession::Impl {
   ~Impl();
   struct MultiCall;
   std::unordered_set<MultiCall *> multis;  // submitted, not yet completed
+  // Connection attempts: the bound of one (configured, and in force), and
+  // when the newest began (GetInterest notes it).
+  int attempt_ms = 0;
+  int attempt_ms_in_force = 0;
+  long attempts_seen = 0;
+  absl::Time attempt_started = absl::InfinitePast();
 };
 
 namespace {
@@ -808,7 +815,8 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
   }
   int attempt_ms = params.connect_timeout_ms;
   if (attempt_ms <= 0) attempt_ms = params.session_timeout_ms / std::max(3, zoo_server_count(impl->zh));
-  zoo_set_connect_timeout(impl->zh, std::max(attempt_ms, 1));
+  impl->attempt_ms = impl->attempt_ms_in_force = std::max(attempt_ms, 1);
+  zoo_set_connect_timeout(impl->zh, impl->attempt_ms);
   zoo_set_connect_failure_fn(impl->zh, &ConnectFailed, impl.get());
   // The C client otherwise re-resolves the host list on every loop
   // iteration; reconnects still resolve.
@@ -840,7 +848,15 @@ ZkRc ZkSession::GetInterest(Interest *out) {
   int fd = -1;
   int interest = 0;
   struct timeval tv {};
+  // Only this call starts an attempt (and may send its handshake): a time
+  // taken before it is no later than the start of any attempt it begins.
+  absl::Time before = MonoNow();
   int zrc = zookeeper_interest(impl_->zh, &fd, &interest, &tv);
+  long attempts = zoo_connect_attempts(impl_->zh);
+  if (attempts != impl_->attempts_seen) {
+    impl_->attempts_seen = attempts;
+    impl_->attempt_started = before;
+  }
   out->fd = fd;
   out->read = (interest & ZOOKEEPER_READ) != 0;
   out->write = (interest & ZOOKEEPER_WRITE) != 0;
@@ -965,6 +981,15 @@ bool ZkSession::Password(uint8_t out[16]) const {
 }
 
 int ZkSession::ServerCount() const { return zoo_server_count(impl_->zh); }
+
+absl::Time ZkSession::AttemptStarted() const { return impl_->attempt_started; }
+
+void ZkSession::LimitAttempt(int budget_ms) {
+  int ms = budget_ms > 0 ? std::min(impl_->attempt_ms, budget_ms) : impl_->attempt_ms;
+  if (ms == impl_->attempt_ms_in_force) return;
+  impl_->attempt_ms_in_force = ms;
+  zoo_set_connect_timeout(impl_->zh, ms);
+}
 
 std::string ZkSession::CurrentServer() const {
   const char *server = zoo_get_current_server(impl_->zh);

@@ -199,6 +199,12 @@ class ZkSession {
   int ServerCount() const;
   // The address connected to, or last tried ("ip:port").
   std::string CurrentServer() const;
+  // A moment (MonoNow) no later than the start of the current connection
+  // attempt: its handshake was sent after it.
+  absl::Time AttemptStarted() const;
+  // Bounds one connection attempt to `budget_ms` when that is below the
+  // configured bound (0: the configured bound again).
+  void LimitAttempt(int budget_ms);
 
   struct Impl;  // the C client's side (zk_session.cc)
 
