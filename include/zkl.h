@@ -189,8 +189,12 @@ ZKL_API void zkl_free(void *p);
                                       session is being established           */
 #define ZKL_SESSION_CLOSED 6       /* zkl_client_close/destroy was called    */
 #define ZKL_SESSION_AUTH_FAILED 7  /* the server rejected the credentials
-                                      (the event's error says why: ZKL_EAUTH,
-                                      or a TLS error such as ZKL_ECERT)     */
+                                      (the event's error says why: ZKL_EAUTH),
+                                      or, with no session yet, every server
+                                      of the list refused verification
+                                      (ZKL_ECERT, ZKL_EHOSTNAME,
+                                      ZKL_ECLIENTCERT): zkl keeps trying
+                                      those, and a later success connects  */
 
 /* Log levels (zkl_client_options.log_level, log callback). */
 #define ZKL_LOG_OFF 0

@@ -633,6 +633,15 @@ void Client::OnZkConnectFailure(ConnectFailure failure) {
   const char *component = failure.layer == ZKL_LAYER_TLS ? "tls" : failure.layer == ZKL_LAYER_SASL ? "sasl" : "zkl";
   std::string line = connect_failures_.Record(std::move(failure), MonoNow());
   if (!line.empty()) Log(ZKL_LOG_WARN, component, line);
+  // No session yet, and every server refused what retrying cannot change:
+  // say so as a state (event-driven waits end on it); a later success
+  // still connects.
+  if ((state_ == ZKL_SESSION_CONNECTING || state_ == ZKL_SESSION_LOST) && session_) {
+    if (int definite = connect_failures_.Definite(session_->ServerCount())) {
+      last_error_ = definite;
+      SetState(ZKL_SESSION_AUTH_FAILED, definite);
+    }
+  }
   changed_.SignalAll();  // a waiter may have heard enough (WaitConnected)
 }
 

@@ -129,6 +129,9 @@ class Client : public Handle, private ZkSink, private IoDriver {
   bool zk_connected() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   uint64_t session_id() const ABSL_SHARED_LOCKS_REQUIRED(mu_) { return session_id_; }
   int state() const ABSL_SHARED_LOCKS_REQUIRED(mu_) { return state_; }
+  // Why the state is AUTH_FAILED: ZKL_EAUTH, or the verification error
+  // (ZKL_ECERT, ...) every server of the list answered with.
+  int auth_failure() const ABSL_SHARED_LOCKS_REQUIRED(mu_) { return last_error_ ? last_error_ : ZKL_EAUTH; }
   // Waits until something changed (a result arrived) or `deadline` passes;
   // true when it has passed. In host mode the waiting thread drives the I/O.
   bool Await(absl::Time deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

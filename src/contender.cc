@@ -82,7 +82,7 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   if (want_hold_ && rejoining_) return TakeOverRejoin(owner, timeout_ms, mode, no_wait, started);
   if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
   if (no_wait && !client_->connected()) return ZKL_ECONNECTION;
-  if (client_->state() == ZKL_SESSION_AUTH_FAILED) return ZKL_EAUTH;
+  if (client_->state() == ZKL_SESSION_AUTH_FAILED) return client_->auth_failure();
 
   want_hold_ = true;
   rejoining_ = false;

@@ -268,12 +268,9 @@ func (cs cStrings) free() {
 // NewClient creates a client and starts connecting in the background.
 // Use WaitConnected (or Connect) to wait for the session.
 func NewClient(cfg Config) (*Client, error) {
-	if cfg.Servers == "" {
-		return nil, &OpError{Op: "connect", Err: Errno(zklEinval)}
-	}
 	var o C.zkl_client_options
 	if rc := C.zkl_client_options_init(&o, zklClientOptionsVersion); rc != 0 {
-		return nil, opErr("connect", "", rc)
+		return nil, opErr("new client", "", rc)
 	}
 	var cs cStrings
 	defer cs.free()
@@ -305,7 +302,7 @@ func NewClient(cfg Config) (*Client, error) {
 		set(&o.sasl_host, s.Host)
 	}
 	if !ok {
-		return nil, &OpError{Op: "connect", Err: Errno(zklEinval)}
+		return nil, &OpError{Op: "new client", Err: Errno(zklEinval), Reason: "a string option contains a NUL byte"}
 	}
 	if cfg.SessionTimeout > 0 {
 		o.session_timeout_ms = C.int32_t(cfg.SessionTimeout.Milliseconds())
@@ -331,8 +328,9 @@ func NewClient(cfg Config) (*Client, error) {
 		C.gozkl_set_log(&o, level)
 	}
 	var cc *C.zkl_client
-	if rc := C.zkl_client_new(&o, &cc); rc != 0 {
-		return nil, opErr("connect", "", rc)
+	var why [512]C.char // libzkl's message: the option and the reason
+	if rc := C.zkl_client_create(&o, &cc, &why[0], C.size_t(len(why))); rc != 0 {
+		return nil, &OpError{Op: "new client", Err: Errno(rc), Reason: C.GoString(&why[0])}
 	}
 	fd := C.zkl_client_fd(cc)
 	dup := C.int(-1)
@@ -341,7 +339,7 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if dup < 0 {
 		C.zkl_client_destroy(cc)
-		return nil, &OpError{Op: "connect", Err: Errno(zklEinternal)}
+		return nil, &OpError{Op: "new client", Err: Errno(zklEinternal)}
 	}
 	c := &Client{
 		c:         cc,
@@ -356,7 +354,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if err != nil {
 		c.file.Close()
 		C.zkl_client_destroy(cc)
-		return nil, &OpError{Op: "connect", Err: Errno(zklEinternal)}
+		return nil, &OpError{Op: "new client", Err: Errno(zklEinternal)}
 	}
 	go c.pump(raw)
 	return c, nil
@@ -578,8 +576,9 @@ func (c *Client) State() SessionState {
 // WaitConnected waits until the session is connected: nil, ErrAuth, ErrClosed,
 // or the context's error (matching ErrTimeout or ErrCanceled too, or, when
 // the attempts failed for a reason libzkl knows, that reason: ErrTLS,
-// ErrCert, ErrHostname, ErrClientCert or ErrProtocol). It parks the
-// goroutine on session events; it does not block an OS thread.
+// ErrCert, ErrHostname, ErrClientCert or ErrProtocol). A failure's message
+// says how each server's last attempt failed, when libzkl keeps that. It
+// parks the goroutine on session events; it does not block an OS thread.
 func (c *Client) WaitConnected(ctx context.Context) error {
 	for {
 		c.mu.Lock()
@@ -589,7 +588,7 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 		case Connected, Reconnected:
 			return nil
 		case AuthFailed:
-			return &OpError{Op: "connect", Err: Errno(zklEauth)}
+			return &OpError{Op: "connect", Err: Errno(zklEauth), Reason: c.connectReason(Errno(zklEauth))}
 		case Closed:
 			return &OpError{Op: "connect", Err: Errno(zklEclosed)}
 		}
@@ -613,7 +612,22 @@ func (c *Client) connectErr(ctx context.Context) error {
 	case rc != zklEtimedout:
 		err.Err = Errno(rc)
 	}
+	err.Reason = c.connectReason(err.Err)
 	return err
+}
+
+// connectReason is code's text followed by why libzkl's connection attempts
+// failed, server by server (zkl_client_connect_error), e.g. "timed out
+// (127.0.0.1:1 (tcp): connection refused)"; "" when libzkl keeps no failure.
+// The code stays the wait's: the failures are the message's detail only.
+func (c *Client) connectReason(code Errno) string {
+	var buf [1024]C.char // zeroed: "" when the call fails (a closed client)
+	C.zkl_client_connect_error(c.c, &buf[0], C.size_t(len(buf)))
+	detail := C.GoString(&buf[0])
+	if detail == "" {
+		return ""
+	}
+	return C.GoString(C.zkl_strerror(C.int(code))) + " (" + detail + ")"
 }
 
 // SessionID returns the current session id (0 while there is none).

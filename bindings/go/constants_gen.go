@@ -119,7 +119,7 @@ const zklEventAcquireFailed = 3
 // zklEventSuspended: a hold MAY be lost: disconnected, or
 const zklEventSuspended = 4
 
-// zklEventRestored: heard from the same session in time:
+// zklEventRestored: the same session resumed in time and
 const zklEventRestored = 5
 
 // zklEventLost: the hold is lost: stop using it. error:
@@ -161,7 +161,7 @@ const zklSessionSuspended = 3
 // zklSessionReconnected: reconnected to the same session
 const zklSessionReconnected = 4
 
-// zklSessionLost: expired, or disconnected past the
+// zklSessionLost: expired (the server said so), or no
 const zklSessionLost = 5
 
 // zklSessionClosed: zkl_client_close/destroy was called
@@ -193,6 +193,18 @@ const zklAclOpen = 0
 
 // zklAclCreator: the creating identity (digest or SASL) may
 const zklAclCreator = 1
+
+// zklLayerTcp: reaching the server: refused, unreachable,
+const zklLayerTcp = 1
+
+// zklLayerTls: the TLS handshake: certificates, host name,
+const zklLayerTls = 2
+
+// zklLayerSession: ZooKeeper's session handshake: unanswered,
+const zklLayerSession = 3
+
+// zklLayerSasl: SASL authentication
+const zklLayerSasl = 4
 
 // zklLockFair: FIFO mutex; Curator InterProcessMutex-compatible
 const zklLockFair = 1

@@ -57,16 +57,23 @@ var (
 	ErrProtocol     error = Errno(zklEprotocol)   // the server broke off the session handshake
 )
 
-// OpError describes a failed operation: what was done, on which path, and
-// the zkl error code. When a context ended the operation, the context's
-// error (context.Canceled or context.DeadlineExceeded) is wrapped as well,
-// so both errors.Is(err, zkl.ErrTimeout) and
-// errors.Is(err, context.DeadlineExceeded) hold after a deadline.
+// OpError describes a failed operation: what was done, on which path, the
+// zkl error code and, when libzkl says why, its reason. When a context ended
+// the operation, the context's error (context.Canceled or
+// context.DeadlineExceeded) is wrapped as well, so both
+// errors.Is(err, zkl.ErrTimeout) and errors.Is(err, context.DeadlineExceeded)
+// hold after a deadline.
 type OpError struct {
-	Op   string // "acquire", "release", "connect", ...
+	Op   string // "acquire", "release", "new client", "connect", ...
 	Path string // ZooKeeper path, if any
 	Err  Errno  // the zkl code
 	Ctx  error  // the context's error, if a context ended the operation
+	// Reason, when set, is said in place of the code's text: libzkl's
+	// message for a client it could not create ("tls_key_file /x/key.pem:
+	// cannot open: No such file or directory"), or for a failed connect the
+	// code's text with each server's failed attempt ("timed out (127.0.0.1:1
+	// (tcp): connection refused)"). For people, not for parsing.
+	Reason string
 }
 
 func (e *OpError) Error() string {
@@ -78,7 +85,11 @@ func (e *OpError) Error() string {
 		b.WriteString(e.Path)
 	}
 	b.WriteString(": ")
-	b.WriteString(C.GoString(C.zkl_strerror(C.int(e.Err))))
+	if e.Reason != "" {
+		b.WriteString(e.Reason)
+	} else {
+		b.WriteString(C.GoString(C.zkl_strerror(C.int(e.Err))))
+	}
 	if e.Ctx != nil {
 		b.WriteString(" (")
 		b.WriteString(e.Ctx.Error())

@@ -135,9 +135,10 @@ func TestLostOnSessionExpiry(t *testing.T) {
 	l.Release(3)
 }
 
-// A held lock hears Suspended, then Lost from the client-side deadline
-// while the server is hung (SIGSTOP), before the server could expire the
-// session and hand the lock to someone else.
+// A held lock hears Suspended while the server is hung (SIGSTOP), so it says
+// no before the server could expire the session and hand the lock to someone
+// else; zkl keeps resuming the session and gives it up (Lost) a session
+// timeout after the connection was lost.
 func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -167,11 +168,11 @@ func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 	if !errors.Is(err, zkl.ErrSession) {
 		t.Fatalf("lost with %v", err)
 	}
-	// zkl gives the session up at 2/3 + 1/4 of the timeout after the last
-	// answer, ahead of the server's expiry at the full timeout.
+	// The C client notices the silence after 2/3 of the timeout; zkl gives
+	// the session up a session timeout after that.
 	d := time.Since(start)
 	t.Logf("lost %v after the pause (negotiated session timeout %v)", d, timeout)
-	if d > timeout+time.Second { // a sanity bound (scheduling on a loaded machine)
+	if d > timeout*5/3+1500*time.Millisecond { // a sanity bound (scheduling on a loaded machine)
 		t.Fatalf("lost only %v after the pause (session timeout %v)", d, timeout)
 	}
 	if err := zkServer(dir, "resume"); err != nil {

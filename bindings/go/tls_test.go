@@ -29,13 +29,30 @@ func tlsServer(t *testing.T) (string, string) {
 	servers, certs := os.Getenv("ZKL_TEST_TLS_SERVERS"), os.Getenv("ZKL_TEST_TLS_DIR")
 	if servers == "" || certs == "" {
 		const why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)"
-		if os.Getenv("CI") != "" {
+		if envBool(t, "CI") {
 			t.Fatal(why)
 		}
 		t.Skip(why)
 	}
 	return servers, certs
 }
+
+// envBool reads a yes/no environment variable strictly: unset or empty is
+// false; 1/0, true/false, yes/no, on/off in any case; anything else fails.
+func envBool(t testing.TB, name string) bool {
+	t.Helper()
+	switch strings.ToLower(os.Getenv(name)) {
+	case "", "0", "false", "no", "off":
+		return false
+	case "1", "true", "yes", "on":
+		return true
+	}
+	t.Fatalf("$%s must be one of 1/0, true/false, yes/no, on/off (any case), not %q", name, os.Getenv(name))
+	return false
+}
+
+// quiet is a logger for clients whose failing attempts each log an error.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
 
 // tlsConfig is a client config for the TLS server: ca and, when not empty,
 // cert and key name files of the certificates dir.
@@ -54,11 +71,11 @@ func tlsConfig(t *testing.T, ca, cert, key, keyPassword string) zkl.Config {
 }
 
 // tlsConnectFails asserts that connecting with cfg fails with want, within
-// the bound.
-func tlsConnectFails(t *testing.T, cfg zkl.Config, want error) {
+// the bound, and returns the error.
+func tlsConnectFails(t *testing.T, cfg zkl.Config, want error) error {
 	t.Helper()
 	// Each of the retried attempts logs an error: not in the test output.
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
+	cfg.Logger = quiet
 	start := time.Now()
 	// Waits past one attempt: the error says why the attempts failed.
 	ctx, cancel := context.WithTimeout(context.Background(), tlsAttempt+2*time.Second)
@@ -74,6 +91,7 @@ func tlsConnectFails(t *testing.T, cfg zkl.Config, want error) {
 	if d := time.Since(start); d > tlsBound {
 		t.Fatalf("connect failed after %v (bound %v)", d, tlsBound)
 	}
+	return err
 }
 
 func TestTLS_tls_lock_and_election(t *testing.T) {
@@ -139,4 +157,46 @@ func TestTLS_tls_wrong_ca(t *testing.T) {
 func TestTLS_tls_no_client_cert(t *testing.T) {
 	// The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
 	tlsConnectFails(t, tlsConfig(t, "ca.pem", "", "", ""), zkl.ErrClientCert)
+}
+
+// The errors_detail_* scenarios: a failure's message says why, as libzkl
+// does (the option and the reason; each server's failed attempt).
+
+func TestTLS_errors_detail_key_missing(t *testing.T) {
+	cfg := tlsConfig(t, "ca.pem", "client.crt", "missing.key", "")
+	c, err := zkl.NewClient(cfg)
+	if err == nil {
+		c.Close()
+		t.Fatal("created a client with a missing key file")
+	}
+	if !errors.Is(err, zkl.ErrCert) {
+		t.Fatalf("new client: %v, want %v", err, zkl.ErrCert)
+	}
+	if msg := err.Error(); !strings.Contains(msg, cfg.TLS.KeyFile) || !strings.Contains(msg, "No such file") {
+		t.Fatalf("the message does not name the file and the reason: %q", msg)
+	}
+}
+
+func TestTLS_errors_detail_refused(t *testing.T) {
+	// Nothing listens on port 1: each attempt is refused; the wait runs out.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	c, err := zkl.Connect(ctx, zkl.Config{Servers: "127.0.0.1:1", ConnectTimeout: time.Second, Logger: quiet})
+	if err == nil {
+		c.Close()
+		t.Fatal("connected to a closed port")
+	}
+	if !errors.Is(err, zkl.ErrTimeout) {
+		t.Fatalf("connect: %v, want %v", err, zkl.ErrTimeout)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "127.0.0.1:1 (tcp)") || !strings.Contains(msg, "refused") {
+		t.Fatalf("the message does not say the attempts were refused: %q", msg)
+	}
+}
+
+func TestTLS_errors_detail_wrong_ca(t *testing.T) {
+	err := tlsConnectFails(t, tlsConfig(t, "other-ca.pem", "client.crt", "client.key", ""), zkl.ErrCert)
+	if msg := err.Error(); !strings.Contains(msg, " (tls): ") || !strings.Contains(msg, "certificate") {
+		t.Fatalf("the message does not say why the server was not trusted: %q", msg)
+	}
 }

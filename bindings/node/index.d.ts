@@ -49,9 +49,13 @@ export type ErrorCode =
   | 'ZKL_EREVOKED' | 'ZKL_ETLS' | 'ZKL_ECERT' | 'ZKL_EHOSTNAME' | 'ZKL_ECLIENTCERT'
   | 'ZKL_EPROTOCOL' | 'ZKL_EUNKNOWN';
 
-/** An error reported by zkl. An aborted operation has name 'AbortError' and code 'ZKL_ECANCELED'. */
+/**
+ * An error reported by zkl. An aborted operation has name 'AbortError' and code 'ZKL_ECANCELED'.
+ * The message is "context: reason", the reason being libzkl's account of why when it gave one
+ * (`options.reason`), else the code's text.
+ */
 export class ZklError extends Error {
-  constructor(errno: number, context?: string, options?: { cause?: unknown });
+  constructor(errno: number, context?: string, options?: { cause?: unknown; reason?: string });
   /** 'ZKL_ETIMEDOUT' etc. */
   readonly code: ErrorCode;
   /** The negative ZKL_E* number of zkl.h, e.g. -4. */

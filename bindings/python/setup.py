@@ -56,8 +56,20 @@ def _header_version(header):
     return ".".join(m.group(1) for m in parts)
 
 
+def _env_bool(name):
+    """A yes/no environment variable: unset or empty is no; 1/0, true/false,
+    yes/no, on/off in any case; anything else stops the build."""
+    value = os.environ.get(name, "")
+    if value.lower() in ("", "0", "false", "no", "off"):
+        return False
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    sys.exit(f"setup.py: ${name} must be one of 1/0, true/false, yes/no, on/off (any case), "
+             f"not {value!r}")
+
+
 def _use_bundled_sources():
-    return (not os.environ.get("ZKL_PREFIX") and os.environ.get("ZKL_PKG_CONFIG") != "1"
+    return (not os.environ.get("ZKL_PREFIX") and not _env_bool("ZKL_PKG_CONFIG")
             and os.path.exists(os.path.join(BUNDLED_SRC, "include", "zkl.h")))
 
 
@@ -126,7 +138,7 @@ class BuildExt(build_ext):
         ext.libraries = ["zkl"]
         if os.environ.get("ZKL_RPATH"):
             ext.runtime_library_dirs = os.environ["ZKL_RPATH"].split(os.pathsep)
-        elif os.environ.get("ZKL_NO_RPATH") != "1":
+        elif not _env_bool("ZKL_NO_RPATH"):
             ext.runtime_library_dirs = library_dirs
 
     def build_extension(self, ext):

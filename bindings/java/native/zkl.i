@@ -230,7 +230,8 @@ ZKL_LONG_OUT(int64_t)
   if ($input && $1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT);
 %}
 
-/* Caller buffers filled by C (session password, observer leader). */
+/* Caller buffers filled by C (session password, observer leader, connect
+ * error, the message of zklj_client_new). */
 %define ZKL_BUF_OUT(PTYPE)
 %typemap(jni) (PTYPE buf, size_t len) "jbyteArray"
 %typemap(jtype) (PTYPE buf, size_t len) "byte[]"
@@ -319,6 +320,8 @@ ZKL_BUF_OUT(char *)
 %ignore zkl_observer_options_init;
 %ignore zkl_inspect_options_init;
 %ignore zkl_client_new;
+%ignore zkl_client_create;
+%ignore zkl_client_options_check;
 %ignore zkl_lock_new;
 %ignore zkl_multilock_new;
 %ignore zkl_election_new;
@@ -409,8 +412,9 @@ int zklj_init(JNIEnv *jenv_here) {
   return zklj_dispatch_cls ? 0 : ZKL_EINTERNAL;
 }
 
-/* zkl_client_new with the options the Java layer exposes; events and log
- * lines go to the trampolines with user_data (the Java id of the client). */
+/* zkl_client_create with the options the Java layer exposes; events and log
+ * lines go to the trampolines with user_data (the Java id of the client).
+ * On failure buf (a byte[] of len bytes) gets libzkl's message, NUL-ended. */
 int zklj_client_new(const char *servers, const char *chroot, int32_t session_timeout_ms,
                     int32_t connect_timeout_ms, int32_t lost_after_ms, int32_t acl,
                     const char *digest_auth,
@@ -419,7 +423,7 @@ int zklj_client_new(const char *servers, const char *chroot, int32_t session_tim
                     const char *sasl_mechanism, const char *sasl_user, const char *sasl_password,
                     const char *sasl_keytab, const char *sasl_ccache, const char *sasl_service,
                     const char *sasl_host, int32_t log_level, int32_t stats_interval_ms,
-                    void *user_data, zkl_client **out) {
+                    void *user_data, zkl_client **out, char *buf, size_t len) {
   zkl_client_options o;
   int rc = zkl_client_options_init(&o, ZKL_CLIENT_OPTIONS_VERSION);
   if (rc != 0) return rc;
@@ -449,7 +453,7 @@ int zklj_client_new(const char *servers, const char *chroot, int32_t session_tim
   o.log_user_data = user_data;
   o.log_level = log_level;
   o.stats_interval_ms = stats_interval_ms;
-  return zkl_client_new(&o, out);
+  return zkl_client_create(&o, out, buf, len);
 }
 
 /* zkl_lock_new; user_data is the Java layer's id for the handle. */

@@ -68,6 +68,10 @@ declare const constants: {
   readonly ZKL_IO_HOST: 1;
   readonly ZKL_ACL_OPEN: 0;
   readonly ZKL_ACL_CREATOR: 1;
+  readonly ZKL_LAYER_TCP: 1;
+  readonly ZKL_LAYER_TLS: 2;
+  readonly ZKL_LAYER_SESSION: 3;
+  readonly ZKL_LAYER_SASL: 4;
   readonly ZKL_LOCK_FAIR: 1;
   readonly ZKL_LOCK_REENTRANT: 2;
   readonly ZKL_LOCK_NONFAIR: 3;

@@ -43,7 +43,7 @@ module.exports = Object.freeze({
   ZKL_EVENT_ACQUIRED: 2, // async acquire succeeded
   ZKL_EVENT_ACQUIRE_FAILED: 3, // async acquire failed: see error
   ZKL_EVENT_SUSPENDED: 4, // a hold MAY be lost: disconnected, or
-  ZKL_EVENT_RESTORED: 5, // heard from the same session in time:
+  ZKL_EVENT_RESTORED: 5, // the same session resumed in time and
   ZKL_EVENT_LOST: 6, // the hold is lost: stop using it. error:
   ZKL_EVENT_RELEASED: 7, // an async release finished: the node is
   ZKL_EVENT_ELECTED: 8, // this participant became leader
@@ -57,7 +57,7 @@ module.exports = Object.freeze({
   ZKL_SESSION_CONNECTED: 2, // session established
   ZKL_SESSION_SUSPENDED: 3, // disconnected; the session may live
   ZKL_SESSION_RECONNECTED: 4, // reconnected to the same session
-  ZKL_SESSION_LOST: 5, // expired, or disconnected past the
+  ZKL_SESSION_LOST: 5, // expired (the server said so), or no
   ZKL_SESSION_CLOSED: 6, // zkl_client_close/destroy was called
   ZKL_SESSION_AUTH_FAILED: 7, // the server rejected the credentials
   ZKL_LOG_OFF: 0,
@@ -70,6 +70,10 @@ module.exports = Object.freeze({
   ZKL_IO_HOST: 1, // no thread: zkl_client_dispatch does the I/O
   ZKL_ACL_OPEN: 0, // world:anyone:all (ZooKeeper's default)
   ZKL_ACL_CREATOR: 1, // the creating identity (digest or SASL) may
+  ZKL_LAYER_TCP: 1, // reaching the server: refused, unreachable,
+  ZKL_LAYER_TLS: 2, // the TLS handshake: certificates, host name,
+  ZKL_LAYER_SESSION: 3, // ZooKeeper's session handshake: unanswered,
+  ZKL_LAYER_SASL: 4, // SASL authentication
   ZKL_LOCK_FAIR: 1, // FIFO mutex; Curator InterProcessMutex-compatible
   ZKL_LOCK_REENTRANT: 2, // FAIR + hold count per owner token
   ZKL_LOCK_NONFAIR: 3, // one ephemeral node PATH/lock; losers race

@@ -44,10 +44,14 @@ for (const [name, v] of Object.entries(LOG_LEVELS)) LOG_NAMES[v] = name;
 const DEFAULT_OWNER = BigInt(C.ZKL_DEFAULT_OWNER);
 const MAX_U64 = (1n << 64n) - 1n;
 
-/** An error from zkl: `code` is 'ZKL_ETIMEDOUT' etc., `errno` the number. */
+/**
+ * An error from zkl: `code` is 'ZKL_ETIMEDOUT' etc., `errno` the number. The
+ * message is "context: reason", the reason being `options.reason` (libzkl's
+ * account of why) when given, else the code's text.
+ */
 class ZklError extends Error {
   constructor(errno, context, options) {
-    const text = native.strerror(errno);
+    const text = options?.reason || native.strerror(errno);
     super(context ? `${context}: ${text}` : text, options);
     this.name = 'ZklError';
     this.errno = errno;
@@ -714,7 +718,7 @@ class Client extends EventEmitter {
       },
       sasl: o.sasl,
     }, (batch) => this._onEvents(batch));
-    check(r, 'client');
+    if (!Array.isArray(r)) throw new ZklError(r.errno, 'new client', { reason: r.message });
     [this._ctx, this._h] = r;
     this._handles = new Map();
     this._refs = 0;
@@ -780,7 +784,7 @@ class Client extends EventEmitter {
     const name = SESSION_STATES[state];
     if (!name) return;
     if (name === 'connected' || name === 'reconnected') this._settleWaiters(null);
-    else if (name === 'authFailed') this._settleWaiters(error || codes.EAUTH);
+    else if (name === 'authFailed') this._settleWaiters(this._connectFailure(error || codes.EAUTH));
     else if (name === 'closed') this._settleWaiters(codes.ECLOSED);
     if (name === 'lost' || name === 'closed' || name === 'authFailed') {
       for (const h of this._handles.values()) h._onSessionGone();
@@ -797,7 +801,9 @@ class Client extends EventEmitter {
   /**
    * Resolves once the session is connected. Options: timeout (ms), signal.
    * A wait that runs out rejects with why the attempts failed (a TLS error
-   * such as ZKL_ECERT, ZKL_EPROTOCOL) or ZKL_ETIMEDOUT.
+   * such as ZKL_ECERT, ZKL_EPROTOCOL) or ZKL_ETIMEDOUT; the message says how
+   * each server's last attempt failed ("connect: timed out (127.0.0.1:2181
+   * (tcp): connection refused)").
    */
   connected({ timeout, signal } = {}) {
     return new Promise((resolve, reject) => {
@@ -806,7 +812,7 @@ class Client extends EventEmitter {
       const s = this.state;
       if (s === 'connected' || s === 'reconnected') return resolve();
       if (s === 'closed' || this._closing) throw new ZklError(codes.ECLOSED, 'connect');
-      if (s === 'authFailed') throw new ZklError(codes.EAUTH, 'connect');
+      if (s === 'authFailed') throw this._connectFailure(codes.EAUTH);
       let timer = null;
       const onAbort = () => settle(abortError(signal));
       const settle = (errno) => {
@@ -829,7 +835,15 @@ class Client extends EventEmitter {
   // ...; ZKL_ETIMEDOUT without a reason). null: connected meanwhile.
   _connectError() {
     const rc = native.clientConnectError(this._h);
-    return rc === 0 ? null : rc;
+    return rc === 0 ? null : this._connectFailure(rc);
+  }
+
+  // The ZklError of a failed connect: errno's text followed by why libzkl's
+  // attempts failed, server by server, when it keeps that. The code stays
+  // errno: the failures are the message's detail only.
+  _connectFailure(errno) {
+    const detail = native.clientConnectDetail(this._h);
+    return new ZklError(errno, 'connect', detail ? { reason: `${native.strerror(errno)} (${detail})` } : undefined);
   }
 
   /**

@@ -12,9 +12,16 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { prebuild, root, tuple } = require('./load');
 
-const truthy = (v) => v !== undefined && v !== '' && v !== '0' && v !== 'false';
-const fromSource = truthy(process.env.ZKL_NODE_BUILD_FROM_SOURCE) ||
-                   truthy(process.env.npm_config_build_from_source);
+// A yes/no environment variable, strictly: unset or empty is no; 1/0,
+// true/false, yes/no, on/off in any case; anything else stops the install.
+function envBool(name) {
+  const v = process.env[name] ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  console.error(`zkl: $${name} must be one of 1/0, true/false, yes/no, on/off (any case), not '${v}'`);
+  process.exit(1);
+}
+const fromSource = envBool('ZKL_NODE_BUILD_FROM_SOURCE') || envBool('npm_config_build_from_source');
 
 function usePrebuild() {
   const pre = prebuild();

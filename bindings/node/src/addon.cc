@@ -364,9 +364,19 @@ bool OptString(napi_env env, napi_value obj, const char *key, std::string *out, 
   return true;
 }
 
+// A failure with libzkl's message: {errno, message}.
+napi_value Failure(napi_env env, int rc, const char *message) {
+  napi_value out;
+  napi_create_object(env, &out);
+  napi_set_named_property(env, out, "errno", Int(env, rc));
+  napi_set_named_property(env, out, "message", Str(env, message, strlen(message)));
+  return out;
+}
+
 // clientNew({servers, chroot, sessionTimeout, connectTimeout, lostAfter, io,
 //            acl, digestAuth, logLevel, statsInterval, tls: {...},
-//            sasl: {...}}, onEvents) -> [context, handle] | error code
+//            sasl: {...}}, onEvents) -> [context, handle] | {errno, message}
+//            (libzkl's message: the option and the reason)
 napi_value ClientNew(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   if (!Args(env, info, argv)) return nullptr;
@@ -414,8 +424,9 @@ napi_value ClientNew(napi_env env, napi_callback_info info) {
   o.log_cb = IgnoreLog;
 
   zkl_client *client = nullptr;
-  int rc = zkl_client_new(&o, &client);
-  if (rc < 0) return Int(env, rc);
+  char why[512] = "";
+  int rc = zkl_client_create(&o, &client, why, sizeof why);
+  if (rc < 0) return Failure(env, rc, why);
 
   auto *ctx = new ClientCtx;
   ctx->env = env;
@@ -540,6 +551,18 @@ napi_value ClientConnectError(napi_env env, napi_callback_info info) {
   zkl_client *c;
   if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
   return Int(env, zkl_client_wait_connected(c, 0));
+}
+
+// clientConnectDetail(h): why libzkl's attempts failed, server by server
+// (zkl_client_connect_error's text: "host:port (layer): reason; ..."), ''
+// when it keeps no failure.
+napi_value ClientConnectDetail(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  char buf[1024] = "";
+  zkl_client_connect_error(c, buf, sizeof buf);
+  return Str(env, buf, strlen(buf));
 }
 
 // A *_stats JSON document as a string, or an error code.
@@ -999,6 +1022,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientSessionPassword", ClientSessionPassword},
       {"clientStats", ClientStats},
       {"clientConnectError", ClientConnectError},
+      {"clientConnectDetail", ClientConnectDetail},
       {"lockNew", LockNew},
       {"lockAcquireAsync", AcquireAsync<zkl_lock, zkl_lock_acquire_async>},
       {"lockReleaseAsync", ReleaseAsync<zkl_lock, zkl_lock_release_async>},

@@ -11,10 +11,19 @@ const { uniquePath, nextEvent } = require('./helpers');
 const ATTEMPT = 3000; // connect timeout of one attempt (ms), TLS handshake included
 const BOUND = 10000; // a failing connect must end within this (no hang)
 
+// A yes/no environment variable, strictly: unset or empty is no; 1/0,
+// true/false, yes/no, on/off in any case; anything else throws.
+function envBool(name) {
+  const v = process.env[name] ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  throw new Error(`$${name} must be one of 1/0, true/false, yes/no, on/off (any case), not '${v}'`);
+}
+
 const servers = process.env.ZKL_TEST_TLS_SERVERS;
 const certs = process.env.ZKL_TEST_TLS_DIR;
 const why = 'ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)';
-if ((!servers || !certs) && process.env.CI) throw new Error(why);
+if ((!servers || !certs) && envBool('CI')) throw new Error(why);
 const skip = !servers || !certs ? why : false;
 
 const at = (name) => name && path.join(certs, name);
@@ -30,17 +39,20 @@ function connect({ ca = 'ca.pem', cert = 'client.crt', key = 'client.key', ...mo
   });
 }
 
-/** Connecting with `options` fails with ZklError `code`, within the bound. */
+/** Connecting with `options` fails with ZklError `code`, within the bound: the error. */
 async function connectFails(options, code) {
   const t0 = Date.now();
+  let failed;
   // Waits past one attempt: the error says why the attempts failed. Each
   // retried attempt logs an error: not in the test output.
   await assert.rejects(connect({ ...options, logLevel: 'off' }, ATTEMPT + 2000), (err) => {
     assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
     assert.equal(err.code, code);
+    failed = err;
     return true;
   });
   assert.ok(Date.now() - t0 < BOUND, `failed after ${Date.now() - t0} ms`);
+  return failed;
 }
 
 test('tls_lock_and_election', { skip }, async () => {
@@ -88,4 +100,33 @@ test('tls_wrong_ca', { skip }, async () => {
 test('tls_no_client_cert', { skip }, async () => {
   // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
   await connectFails({ cert: null, key: null }, 'ZKL_ECLIENTCERT');
+});
+
+// The errors_detail_* scenarios: a failure's message says why, as libzkl
+// does (the option and the reason; each server's failed attempt).
+
+test('errors_detail_key_missing', { skip }, () => {
+  const key = at('missing.key');
+  assert.throws(() => new zkl.Client(servers, { tls: { ca: at('ca.pem'), cert: at('client.crt'), key } }), (err) => {
+    assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
+    assert.equal(err.code, 'ZKL_ECERT');
+    assert.ok(err.message.includes(key) && err.message.includes('No such file'), err.message);
+    return true;
+  });
+});
+
+test('errors_detail_refused', async () => {
+  // Nothing listens on port 1: each attempt is refused; the wait runs out.
+  const options = { attemptTimeout: 1000, connectTimeout: 2000, logLevel: 'off' };
+  await assert.rejects(zkl.connect('127.0.0.1:1', options), (err) => {
+    assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
+    assert.equal(err.code, 'ZKL_ETIMEDOUT');
+    assert.ok(err.message.includes('127.0.0.1:1 (tcp)') && err.message.includes('refused'), err.message);
+    return true;
+  });
+});
+
+test('errors_detail_wrong_ca', { skip }, async () => {
+  const err = await connectFails({ ca: 'other-ca.pem' }, 'ZKL_ECERT');
+  assert.ok(err.message.includes(' (tls): ') && err.message.includes('certificate'), err.message);
 });

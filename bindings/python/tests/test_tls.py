@@ -12,6 +12,17 @@ ATTEMPT = 3.0  # connect timeout of one attempt, TLS handshake included
 BOUND = 10.0   # a failing connect must end within this (no hang)
 
 
+def env_bool(name):
+    """A yes/no environment variable, strictly: unset or empty is no; 1/0,
+    true/false, yes/no, on/off in any case; anything else fails."""
+    value = os.environ.get(name, "")
+    if value.lower() in ("", "0", "false", "no", "off"):
+        return False
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    pytest.fail(f"${name} must be one of 1/0, true/false, yes/no, on/off (any case), not {value!r}")
+
+
 @pytest.fixture(scope="module")
 def tls():
     """(servers, certificates dir) of the suite's TLS server."""
@@ -19,7 +30,7 @@ def tls():
     certs = os.environ.get("ZKL_TEST_TLS_DIR")
     if not servers or not certs:
         why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)"
-        if os.environ.get("CI"):
+        if env_bool("CI"):
             pytest.fail(why)
         pytest.skip(why)
     return servers, certs
@@ -35,10 +46,11 @@ def tls_client(tls, ca="ca.pem", cert="client.crt", key="client.key", wait=20.0,
 
 def fails_within_bound(tls, error, **kw):
     t0 = time.monotonic()
-    with pytest.raises(error):
+    with pytest.raises(error) as failed:
         # Waits past one attempt: the error says why the attempts failed.
         tls_client(tls, wait=ATTEMPT + 2, **kw).close()
     assert time.monotonic() - t0 < BOUND
+    return failed.value
 
 
 def test_tls_lock_and_election(tls):
@@ -96,3 +108,28 @@ def test_tls_wrong_ca_async(tls):
     with pytest.raises(zkl.CertificateError):
         run(connect())
     assert time.monotonic() - t0 < BOUND
+
+
+# The errors_detail_* scenarios: a failure's message says why, as libzkl
+# does (the option and the reason; each server's failed attempt).
+
+def test_errors_detail_key_missing(tls):
+    key = os.path.join(tls[1], "missing.key")
+    with pytest.raises(zkl.CertificateError) as failed:
+        zkl.Client(tls[0], tls_ca_file=os.path.join(tls[1], "ca.pem"),
+                   tls_cert_file=os.path.join(tls[1], "client.crt"), tls_key_file=key).close()
+    assert failed.value.code == zkl.CertificateError.code
+    assert key in str(failed.value) and "No such file" in str(failed.value), str(failed.value)
+
+
+def test_errors_detail_refused():
+    # Nothing listens on port 1: each attempt is refused; the wait runs out.
+    with pytest.raises(zkl.TimedOut) as failed:
+        zkl.Client.connect("127.0.0.1:1", timeout=2.0, connect_timeout=1.0).close()
+    assert "127.0.0.1:1 (tcp)" in str(failed.value), str(failed.value)
+    assert "refused" in str(failed.value), str(failed.value)
+
+
+def test_errors_detail_wrong_ca(tls):
+    err = fails_within_bound(tls, zkl.CertificateError, ca="other-ca.pem")
+    assert " (tls): " in str(err) and "certificate" in str(err), str(err)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
 
 from . import capi as _c
-from ._errors import BadPath, Closed, InvalidArgument, ZklError, check, error_for
+from ._errors import BadPath, Closed, InvalidArgument, ZklError, check, error_for, strerror
 from ._events import (
     Acl, ElectionKind, Event, EventType, LockKind, LogLevel, OnRevoke, SessionState, _enum_or_int,
 )
@@ -251,9 +251,11 @@ class Client:
         opts.log_level = level
         opts.set_log_events(1 if level != _c.ZKL_LOG_OFF else 0)
         opts.stats_interval_ms = _ms_opt("stats_interval", stats_interval)
-        rc, h = _c.zkl_client_new(opts)
+        # why: libzkl's message (the option and the reason) when it fails.
+        rc, h, why = _c.zkl_client_create(opts)
         del opts
-        check(rc, "zkl_client_new")
+        if rc < 0:
+            raise error_for(rc, "new client", why)
         self._h = h
         self._handles: "weakref.WeakValueDictionary[int, _Handle]" = weakref.WeakValueDictionary()
         # Handles that hold, acquire or take part: kept alive (see the module doc).
@@ -297,8 +299,11 @@ class Client:
     # -- session -----------------------------------------------------------
 
     def wait_connected(self, timeout: Optional[float] = 30.0) -> None:
-        """Blocks until the session is connected; TimedOut / AuthFailed / a TLS error."""
-        check(_c.zkl_client_wait_connected(self._handle(), _ms(timeout)), "wait_connected")
+        """Blocks until the session is connected; TimedOut / AuthFailed / a TLS
+        error, whose message says how each server's last attempt failed."""
+        rc = _c.zkl_client_wait_connected(self._handle(), _ms(timeout))
+        if rc < 0:
+            raise self._connect_failure(rc)
 
     async def wait_connected_async(self, timeout: Optional[float] = 30.0) -> None:
         """Waits on the running loop until the session is connected; TimedOut /
@@ -308,7 +313,7 @@ class Client:
         if self.connected:
             return
         if self.state == SessionState.AUTH_FAILED:
-            raise error_for(_c.ZKL_EAUTH, "wait_connected")
+            raise self._connect_failure(_c.ZKL_EAUTH)
         fut = loop.create_future()
         self._session_waiters.append(fut)
         timer = None
@@ -329,7 +334,17 @@ class Client:
         no session event, but libzkl's wait with a zero timeout (it does not
         block) says why the attempts failed (e.g. CertificateError)."""
         rc = _c.zkl_client_wait_connected(self._handle(), 0)
-        return error_for(rc if rc < 0 else _c.ZKL_ETIMEDOUT, "wait_connected")
+        return self._connect_failure(rc if rc < 0 else _c.ZKL_ETIMEDOUT)
+
+    def _connect_failure(self, rc: int) -> ZklError:
+        """The error of a failed connect wait: rc's exception, its text
+        followed by how each server's last attempt failed when libzkl keeps
+        that, e.g. "timed out (127.0.0.1:1 (tcp): connection refused)". The
+        code stays rc: the failures are the message's detail only."""
+        h, text = self._h, ""
+        if h is not None:
+            text = _c.zkl_client_connect_error(h, 1024)[1].decode("utf-8", "replace")
+        return error_for(rc, "wait_connected", f"{strerror(rc)} ({text})" if text else None)
 
     @property
     def state(self) -> SessionState:
@@ -546,7 +561,7 @@ class Client:
         if state in (SessionState.CONNECTED, SessionState.RECONNECTED):
             result: Any = None
         elif state == SessionState.AUTH_FAILED:
-            result = error_for(event.error or _c.ZKL_EAUTH, "session")
+            result = self._connect_failure(event.error or _c.ZKL_EAUTH)
         elif state == SessionState.CLOSED:
             result = Closed("the client is closed")
         else:

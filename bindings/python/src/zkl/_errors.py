@@ -212,10 +212,12 @@ def strerror(code: int) -> str:
     return _c.zkl_strerror(code)
 
 
-def error_for(code: int, context: str | None = None) -> ZklError:
-    """The exception for a negative ZKL_E* code."""
+def error_for(code: int, context: str | None = None, reason: str | None = None) -> ZklError:
+    """The exception for a negative ZKL_E* code: "context: reason", where
+    reason (libzkl's account of why, when it gave one) defaults to the
+    code's text."""
     cls = _BY_CODE.get(code, ZklError)
-    msg = strerror(code)
+    msg = reason or strerror(code)
     if context:
         msg = f"{context}: {msg}"
     err = cls(msg)  # one argument: some bases are OSError, whose __new__ parses args

@@ -141,8 +141,9 @@ ZKL_HANDLE_OUT(zkl_participants)
   $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize((const char *)pw_buf$argnum, n));
 }
 
-/* zkl_observer_leader(o, buf, len): takes the buffer size, returns
- * (full length or error, bytes truncated to size - 1). */
+/* zkl_observer_leader(o, buf, len), zkl_client_connect_error(c, buf, len):
+ * take the buffer size, return (the result, bytes truncated to size - 1;
+ * connect_error writes its text with a negative result, the code). */
 %typemap(in) (char *buf, size_t len) {
   unsigned long long n;
   if (!PyLong_Check($input)) SWIG_exception_fail(SWIG_TypeError, "buffer size must be an int");
@@ -154,10 +155,23 @@ ZKL_HANDLE_OUT(zkl_participants)
 }
 %typemap(argout) (char *buf, size_t len) {
   size_t n = 0;
-  if (result >= 0 && $2 > 0) n = strnlen($1, $2 - 1);
+  if ($2 > 0) n = strnlen($1, $2 - 1);  /* calloc'ed: "" when nothing was written */
   $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize($1, (Py_ssize_t)n));
 }
 %typemap(freearg) (char *buf, size_t len) { free($1); }
+
+/* zkl_client_create / zkl_client_options_check: no buffer argument; the
+ * message (why it failed, "" on success) is appended to the result as str:
+ * rc, client, message = zkl_client_create(opts). */
+%typemap(in, numinputs=0) (char *errbuf, size_t errbuf_size) (char errbuf_out[512]) {
+  errbuf_out[0] = '\0';
+  $1 = errbuf_out;
+  $2 = sizeof errbuf_out;
+}
+%typemap(argout) (char *errbuf, size_t errbuf_size) {
+  $result = SWIG_Python_AppendOutput(
+      $result, PyUnicode_DecodeUTF8(errbuf_out$argnum, (Py_ssize_t)strnlen(errbuf_out$argnum, sizeof errbuf_out$argnum), "replace"));
+}
 
 /* zkl_client_stats / zkl_lock_stats / zkl_election_stats: (rc, str). */
 %typemap(in, numinputs=0) (char **json, size_t *len) (char *json_out = NULL, size_t json_len = 0) {

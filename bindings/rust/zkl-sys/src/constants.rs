@@ -77,7 +77,7 @@ pub const ZKL_EVENT_ACQUIRED: i32 = 2;
 pub const ZKL_EVENT_ACQUIRE_FAILED: i32 = 3;
 /// a hold MAY be lost: disconnected, or
 pub const ZKL_EVENT_SUSPENDED: i32 = 4;
-/// heard from the same session in time:
+/// the same session resumed in time and
 pub const ZKL_EVENT_RESTORED: i32 = 5;
 /// the hold is lost: stop using it. error:
 pub const ZKL_EVENT_LOST: i32 = 6;
@@ -105,7 +105,7 @@ pub const ZKL_SESSION_CONNECTED: i32 = 2;
 pub const ZKL_SESSION_SUSPENDED: i32 = 3;
 /// reconnected to the same session
 pub const ZKL_SESSION_RECONNECTED: i32 = 4;
-/// expired, or disconnected past the
+/// expired (the server said so), or no
 pub const ZKL_SESSION_LOST: i32 = 5;
 /// zkl_client_close/destroy was called
 pub const ZKL_SESSION_CLOSED: i32 = 6;
@@ -125,6 +125,14 @@ pub const ZKL_IO_HOST: i32 = 1;
 pub const ZKL_ACL_OPEN: i32 = 0;
 /// the creating identity (digest or SASL) may
 pub const ZKL_ACL_CREATOR: i32 = 1;
+/// reaching the server: refused, unreachable,
+pub const ZKL_LAYER_TCP: i32 = 1;
+/// the TLS handshake: certificates, host name,
+pub const ZKL_LAYER_TLS: i32 = 2;
+/// ZooKeeper's session handshake: unanswered,
+pub const ZKL_LAYER_SESSION: i32 = 3;
+/// SASL authentication
+pub const ZKL_LAYER_SASL: i32 = 4;
 /// FIFO mutex; Curator InterProcessMutex-compatible
 pub const ZKL_LOCK_FAIR: i32 = 1;
 /// FAIR + hold count per owner token

@@ -154,9 +154,17 @@ extern "C" {
     pub fn zkl_event_free(ev: *mut zkl_event);
     pub fn zkl_client_options_init(opts: *mut zkl_client_options, version: u32) -> c_int;
     pub fn zkl_client_new(opts: *const zkl_client_options, out: *mut *mut zkl_client) -> c_int;
+    pub fn zkl_client_create(
+        opts: *const zkl_client_options,
+        out: *mut *mut zkl_client,
+        errbuf: *mut c_char,
+        errbuf_size: usize,
+    ) -> c_int;
+    pub fn zkl_client_options_check(opts: *const zkl_client_options, errbuf: *mut c_char, errbuf_size: usize) -> c_int;
     pub fn zkl_client_close(c: *mut zkl_client) -> c_int;
     pub fn zkl_client_destroy(c: *mut zkl_client) -> c_int;
     pub fn zkl_client_wait_connected(c: *mut zkl_client, timeout_ms: i64) -> c_int;
+    pub fn zkl_client_connect_error(c: *mut zkl_client, buf: *mut c_char, len: usize) -> c_int;
     pub fn zkl_client_state(c: *mut zkl_client) -> c_int;
     pub fn zkl_client_session_id(c: *mut zkl_client, out: *mut u64) -> c_int;
     pub fn zkl_client_session_password(c: *mut zkl_client, buf: *mut c_void, len: usize) -> c_int;

@@ -36,8 +36,8 @@ fn main() -> ExitCode {
     };
     match run(servers, path, rounds, hold_ms, Duration::from_millis(timeout_ms)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(zkl::Error::Timeout) => {
-            eprintln!("contend: timed out");
+        Err(e) if e.kind() == zkl::ErrorKind::Timeout => {
+            eprintln!("contend: {e}");
             ExitCode::from(2)
         }
         Err(e) => {

@@ -16,9 +16,10 @@ use tokio::io::Interest;
 use zkl_sys as sys;
 
 use crate::client::{ClientInner, RouterState};
+use crate::error::At;
 use crate::{
-    timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, Event, Lock, LockGuard, Observer, Result,
-    SessionState, DEFAULT_OWNER,
+    timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, ErrorKind, Event, Lock, LockGuard, Observer,
+    Result, SessionState, DEFAULT_OWNER,
 };
 
 /// libzkl's eventfd, borrowed (libzkl closes it).
@@ -163,7 +164,8 @@ impl Client {
     }
 
     /// Waits until the session is connected (`Auth` if the credentials were
-    /// rejected, `Closed` if the client was closed).
+    /// rejected, with why when libzkl says; `Closed` if the client was
+    /// closed).
     pub fn connected(&self) -> impl Future<Output = Result<()>> + Send + 'static {
         let client = self.clone();
         let mut waiter = Waiter::new(&client);
@@ -171,8 +173,8 @@ impl Client {
             std::future::poll_fn(|cx| {
                 waiter.poll(cx, |_| match client.state() {
                     s if s.is_connected() => Some(Ok(())),
-                    SessionState::AuthFailed => Some(Err(Error::Auth)),
-                    SessionState::Closed => Some(Err(Error::Closed)),
+                    SessionState::AuthFailed => Some(Err(client.connect_error(sys::ZKL_EAUTH))),
+                    SessionState::Closed => Some(Err(Error::from(ErrorKind::Closed).during("connect", None))),
                     _ => None,
                 })
             })
@@ -252,6 +254,13 @@ impl Future for Acquire {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<LockGuard>> {
         let this = self.get_mut();
+        this.poll_acquire(cx).map(|r| r.at("acquire", this.lock.path()))
+    }
+}
+
+impl Acquire {
+    fn poll_acquire(&mut self, cx: &mut Context<'_>) -> Poll<Result<LockGuard>> {
+        let this = self;
         let key = this.key();
         if let AcquireState::Init = this.state {
             let inner = &this.lock.client().inner;
@@ -266,7 +275,7 @@ impl Future for Acquire {
             }
             let Some(slot) = st.slots.get_mut(&key) else {
                 this.state = AcquireState::Done;
-                return Poll::Ready(Err(Error::BadHandle));
+                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
             };
             slot.issued += 1;
             this.state = AcquireState::Waiting { ticket: slot.issued, lost_gen: slot.lost_gen };
@@ -420,6 +429,13 @@ impl Future for Campaign {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<u64>> {
         let this = self.get_mut();
+        this.poll_campaign(cx).map(|r| r.at("campaign", this.election.path()))
+    }
+}
+
+impl Campaign {
+    fn poll_campaign(&mut self, cx: &mut Context<'_>) -> Poll<Result<u64>> {
+        let this = self;
         let key = this.election.raw() as usize;
         if let CampaignState::Init = this.state {
             if this.election.is_leader() {
@@ -438,7 +454,7 @@ impl Future for Campaign {
             }
             let Some(slot) = st.slots.get_mut(&key) else {
                 this.state = CampaignState::Done;
-                return Poll::Ready(Err(Error::BadHandle));
+                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
             };
             slot.issued += 1;
             this.state = CampaignState::Waiting { ticket: slot.issued };

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use zkl_sys as sys;
 
-use crate::error::check;
+use crate::error::{check, strerror, At};
 use crate::event::{Event, EventKind, Source};
-use crate::{c_path, timeout_ms, Error, HandleId, Result, SessionState};
+use crate::{c_path, timeout_ms, Error, ErrorKind, HandleId, Result, SessionState};
 
 /// Events kept for [`Client::next_event`] when nobody reads them; the oldest
 /// are dropped beyond this.
@@ -189,8 +189,15 @@ impl ClientBuilder {
     }
 
     /// Creates the client; it connects in the background (does not block).
+    /// The error says which option is wrong and why, as libzkl does
+    /// (`"new client: tls_key_file /x/key.pem: cannot open: No such file or
+    /// directory"`).
     pub fn build(self) -> Result<Client> {
-        let cstr = |s: &str| CString::new(s).map_err(|_| Error::InvalidArgument);
+        self.create().op("new client")
+    }
+
+    fn create(self) -> Result<Client> {
+        let cstr = |s: &str| CString::new(s).map_err(|_| Error::from(ErrorKind::InvalidArgument));
         let ocstr = |s: &Option<String>| s.as_deref().map(cstr).transpose();
         let ptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
         let servers = cstr(&self.servers)?;
@@ -205,7 +212,7 @@ impl ClientBuilder {
             .map(ocstr)
             .into_iter()
             .collect::<Result<Vec<_>>>()?;
-        let ms = |d: Duration| i32::try_from(d.as_millis()).map_err(|_| Error::InvalidArgument);
+        let ms = |d: Duration| i32::try_from(d.as_millis()).map_err(|_| Error::from(ErrorKind::InvalidArgument));
         let mut opts = std::mem::MaybeUninit::<sys::zkl_client_options>::zeroed();
         // SAFETY: opts points to writable memory of the right layout.
         check(unsafe { sys::zkl_client_options_init(opts.as_mut_ptr(), sys::ZKL_CLIENT_OPTIONS_VERSION as u32) })?;
@@ -258,8 +265,13 @@ impl ClientBuilder {
             Acl::Creator => sys::ZKL_ACL_CREATOR,
         };
         let mut raw = std::ptr::null_mut();
-        // SAFETY: the options and their strings live across the call (copied).
-        check(unsafe { sys::zkl_client_new(&opts, &mut raw) })?;
+        let mut why = [0u8; 512]; // libzkl's message: the option and the reason
+        // SAFETY: the options and their strings live across the call (copied);
+        // libzkl writes at most why.len() bytes, NUL included.
+        let rc = unsafe { sys::zkl_client_create(&opts, &mut raw, why.as_mut_ptr().cast(), why.len()) };
+        if rc < 0 {
+            return Err(Error::from_code(rc).because(c_text(&why)));
+        }
         drop((tls_ca, tls_cert, tls_key, tls_pass, sasl_mech, sasl_strs));
         Ok(Client {
             inner: Arc::new(ClientInner {
@@ -273,7 +285,8 @@ impl ClientBuilder {
 
     /// Creates the client and waits up to `timeout` until its session is
     /// up: `Timeout`, `Auth`, or a TLS error (`Tls`, `Cert`, `Hostname`,
-    /// `ClientCert`, `Protocol`) when the last attempt failed for that reason.
+    /// `ClientCert`, `Protocol`) when the last attempt failed for that reason
+    /// (see [`Client::wait_connected`]).
     pub fn connect(self, timeout: Duration) -> Result<Client> {
         let client = self.build()?;
         client.wait_connected(timeout)?;
@@ -353,9 +366,33 @@ impl Client {
         self.inner.raw
     }
 
-    /// Waits until the session is connected: `Timeout` or `Auth` otherwise.
+    /// Waits until the session is connected: `Timeout`, `Auth`, or a TLS
+    /// error otherwise, whose message says how each server's last attempt
+    /// failed (`"connect: timed out (127.0.0.1:2181 (tcp): connection
+    /// refused)"`).
     pub fn wait_connected(&self, timeout: Duration) -> Result<()> {
-        check(unsafe { sys::zkl_client_wait_connected(self.raw(), timeout_ms(timeout)) }).map(drop)
+        let rc = unsafe { sys::zkl_client_wait_connected(self.raw(), timeout_ms(timeout)) };
+        if rc < 0 {
+            return Err(self.connect_error(rc));
+        }
+        Ok(())
+    }
+
+    /// The error of a failed connect: `code`, its text followed by why
+    /// libzkl's attempts failed, server by server, when it keeps that
+    /// (`zkl_client_connect_error`). The code stays `code`: the failures are
+    /// the message's detail only.
+    pub(crate) fn connect_error(&self, code: i32) -> Error {
+        let mut buf = [0u8; 1024];
+        // SAFETY: libzkl writes at most buf.len() bytes, NUL included.
+        unsafe { sys::zkl_client_connect_error(self.raw(), buf.as_mut_ptr().cast(), buf.len()) };
+        let detail = c_text(&buf);
+        let e = Error::from_code(code).during("connect", None);
+        if detail.is_empty() {
+            e
+        } else {
+            e.because(format!("{} ({detail})", strerror(code)))
+        }
     }
 
     /// The current session state.
@@ -374,7 +411,8 @@ impl Client {
     /// re-attach to, or expire, the session: treat it as a secret.
     pub fn session_password(&self) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; 16];
-        let n = check(unsafe { sys::zkl_client_session_password(self.raw(), buf.as_mut_ptr().cast(), buf.len()) })?;
+        let n = check(unsafe { sys::zkl_client_session_password(self.raw(), buf.as_mut_ptr().cast(), buf.len()) })
+            .op("session password")?;
         buf.truncate(n as usize);
         Ok(buf)
     }
@@ -389,7 +427,7 @@ impl Client {
     /// document (schema in the repository's docs/STATISTICS.md; its
     /// `"schema"` field is versioned).
     pub fn stats(&self) -> Result<String> {
-        take_json(|json, len| unsafe { sys::zkl_client_stats(self.raw(), json, len) })
+        take_json(|json, len| unsafe { sys::zkl_client_stats(self.raw(), json, len) }).op("stats")
     }
 
     /// Closes the session now: its nodes are deleted, pending acquires end
@@ -400,7 +438,7 @@ impl Client {
     pub fn close(&self) -> Result<()> {
         let rc = unsafe { sys::zkl_client_close(self.raw()) };
         self.inner.router.notify_all(&self.inner);
-        check(rc).map(drop)
+        check(rc).op("close").map(drop)
     }
 
     /// The next pending event, without waiting.
@@ -417,6 +455,10 @@ impl Client {
     /// Lists who holds and who waits on a lock path, in queue order (one
     /// round trip per node). An absent path gives an empty list.
     pub fn inspect(&self, path: &str, kind: InspectKind, timeout: Duration) -> Result<Vec<Participant>> {
+        self.inspect_at(path, kind, timeout).at("inspect", path)
+    }
+
+    fn inspect_at(&self, path: &str, kind: InspectKind, timeout: Duration) -> Result<Vec<Participant>> {
         let cpath = c_path(path)?;
         let opts = inspect_options(kind, timeout)?;
         let mut p: *mut sys::zkl_participants = std::ptr::null_mut();
@@ -470,9 +512,13 @@ impl Client {
     /// with [`crate::Revocation::Release`] zkl releases and delivers lost
     /// with `Revoked`. Returns the number of holders asked.
     pub fn revoke(&self, path: &str, kind: InspectKind, holder: Option<&str>, timeout: Duration) -> Result<u32> {
+        self.revoke_at(path, kind, holder, timeout).at("revoke", path)
+    }
+
+    fn revoke_at(&self, path: &str, kind: InspectKind, holder: Option<&str>, timeout: Duration) -> Result<u32> {
         let cpath = c_path(path)?;
         let opts = inspect_options(kind, timeout)?;
-        let holder = holder.map(CString::new).transpose().map_err(|_| Error::InvalidArgument)?;
+        let holder = holder.map(CString::new).transpose().map_err(|_| Error::from(ErrorKind::InvalidArgument))?;
         let h = holder.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
         check(unsafe { sys::zkl_revoke(self.raw(), cpath.as_ptr(), &opts, h) }).map(|n| n as u32)
     }
@@ -489,6 +535,12 @@ fn inspect_options(kind: InspectKind, timeout: Duration) -> Result<sys::zkl_insp
     }
     opts.timeout_ms = timeout_ms(timeout);
     Ok(opts)
+}
+
+/// The NUL-terminated text libzkl wrote into `buf` ("" when none).
+fn c_text(buf: &[u8]) -> String {
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
 /// Calls a `zkl_*_stats` function and takes the JSON it returns.

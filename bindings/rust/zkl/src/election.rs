@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use zkl_sys as sys;
 
 use crate::client::RouterState;
-use crate::error::check;
-use crate::{c_path, timeout_ms, Client, Error, HandleId, Result};
+use crate::error::{check, At};
+use crate::{c_path, timeout_ms, Client, Error, ErrorKind, HandleId, Result};
 
 /// The recipe of an [`Election`] or [`Observer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,8 +58,12 @@ impl Client {
 
     /// A participant in an election of `kind`.
     pub fn election_of(&self, path: &str, id: &str, kind: ElectionKind) -> Result<Election> {
+        self.new_election(path, id, kind).at("new election", path)
+    }
+
+    fn new_election(&self, path: &str, id: &str, kind: ElectionKind) -> Result<Election> {
         let cpath = c_path(path)?;
-        let cid = CString::new(id).map_err(|_| Error::InvalidArgument)?;
+        let cid = CString::new(id).map_err(|_| Error::from(ErrorKind::InvalidArgument))?;
         let mut opts = std::mem::MaybeUninit::<sys::zkl_election_options>::zeroed();
         check(unsafe { sys::zkl_election_options_init(opts.as_mut_ptr(), sys::ZKL_ELECTION_OPTIONS_VERSION as u32) })?;
         // SAFETY: initialised by zkl_election_options_init.
@@ -83,6 +87,10 @@ impl Client {
 
     /// Watches the leader of the election on `path` without taking part.
     pub fn observer(&self, path: &str, kind: ElectionKind) -> Result<Observer> {
+        self.new_observer(path, kind).at("new observer", path)
+    }
+
+    fn new_observer(&self, path: &str, kind: ElectionKind) -> Result<Observer> {
         let cpath = c_path(path)?;
         let mut raw = std::ptr::null_mut();
         // The observer reads at once: file its slot before its first event
@@ -198,7 +206,7 @@ impl Election {
     /// another thread) / `Err(Closed)`: the participant has left the
     /// election again. `Busy` while an async campaign is pending.
     pub fn campaign_blocking(&self, timeout: Duration) -> Result<u64> {
-        check(unsafe { sys::zkl_election_acquire(self.raw(), timeout_ms(timeout)) })?;
+        check(unsafe { sys::zkl_election_acquire(self.raw(), timeout_ms(timeout)) }).at("campaign", self.path())?;
         self.fencing_token()
     }
 
@@ -209,7 +217,9 @@ impl Election {
     /// line until elected). With the `tokio` feature prefer
     /// `election.campaign().await`.
     pub fn start_campaign(&self, timeout: Duration) -> Result<()> {
-        check(unsafe { sys::zkl_election_acquire_async(self.raw(), timeout_ms(timeout)) }).map(drop)
+        check(unsafe { sys::zkl_election_acquire_async(self.raw(), timeout_ms(timeout)) })
+            .at("start campaign", self.path())
+            .map(drop)
     }
 
     /// Campaigns without waiting: `Some(token)` when leader now, `None`
@@ -217,8 +227,8 @@ impl Election {
     pub fn try_campaign(&self) -> Result<Option<u64>> {
         match check(unsafe { sys::zkl_election_try_acquire(self.raw()) }) {
             Ok(_) => self.fencing_token().map(Some),
-            Err(Error::WouldBlock) => Ok(None),
-            Err(e) => Err(e),
+            Err(e) if e == ErrorKind::WouldBlock => Ok(None),
+            Err(e) => Err(e.during("try campaign", Some(self.path()))),
         }
     }
 
@@ -226,13 +236,13 @@ impl Election {
     /// another thread returns `Canceled`). Never resigns a leader: `NotHeld`
     /// when no campaign is waiting.
     pub fn cancel(&self) -> Result<()> {
-        check(unsafe { sys::zkl_election_cancel(self.raw()) }).map(drop)
+        check(unsafe { sys::zkl_election_cancel(self.raw()) }).at("cancel", self.path()).map(drop)
     }
 
     /// Resigns: leaves the election, as leader or from the line (waits for
     /// the node's deletion, one round trip). `NotHeld` if not taking part.
     pub fn resign(&self) -> Result<()> {
-        check(unsafe { sys::zkl_election_release(self.raw()) }).map(drop)
+        check(unsafe { sys::zkl_election_release(self.raw()) }).at("resign", self.path()).map(drop)
     }
 
     /// Leader, provably at this instant (computed at the call from the
@@ -259,12 +269,13 @@ impl Election {
     /// [`Client::stats`]).
     pub fn stats(&self) -> Result<String> {
         crate::client::take_json(|json, len| unsafe { sys::zkl_election_stats(self.raw(), json, len) })
+            .at("stats", self.path())
     }
 
     /// Fencing token of the current term (`NotHeld` when not leader).
     pub fn fencing_token(&self) -> Result<u64> {
         let mut t = 0u64;
-        check(unsafe { sys::zkl_election_fencing_token(self.raw(), &mut t) })?;
+        check(unsafe { sys::zkl_election_fencing_token(self.raw(), &mut t) }).at("fencing token", self.path())?;
         Ok(t)
     }
 
@@ -274,7 +285,12 @@ impl Election {
     }
 
     fn slot_status(&self, st: &RouterState) -> (u64, Option<ElectionStatus>) {
-        st.slots.get(&(self.raw() as usize)).map_or((0, None), |s| (s.election_gen, s.election.clone()))
+        let named = |status| match status {
+            ElectionStatus::Left(e) => ElectionStatus::Left(e.during("campaign", Some(self.path()))),
+            ElectionStatus::Lost(e) => ElectionStatus::Lost(e.during("leadership", Some(self.path()))),
+            other => other,
+        };
+        st.slots.get(&(self.raw() as usize)).map_or((0, None), |s| (s.election_gen, s.election.clone().map(named)))
     }
 
     pub(crate) fn take_status(&self, st: &RouterState) -> Option<ElectionStatus> {
@@ -347,7 +363,7 @@ impl Observer {
     }
 
     /// The current leader's participant id; `None` without a leader (or
-    /// before the first read completed); `Err(Error::Connection)` while the
+    /// before the first read completed); `Err(Connection)` while the
     /// view cannot be proven current (disconnected, or not confirmed by the
     /// quorum in time).
     pub fn leader(&self) -> Result<Option<String>> {
@@ -360,8 +376,8 @@ impl Observer {
                     return Ok(Some(String::from_utf8_lossy(&buf).into_owned()));
                 }
                 Ok(n) => buf.resize(n as usize + 1, 0),
-                Err(Error::NotFound) => return Ok(None),
-                Err(e) => return Err(e),
+                Err(e) if e == ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(e.during("leader", Some(self.path()))),
             }
         }
     }
@@ -372,8 +388,8 @@ impl Observer {
         let mut t = 0u64;
         match check(unsafe { sys::zkl_observer_term(self.inner.raw, &mut t) }) {
             Ok(_) => Ok(Some(t)),
-            Err(Error::NotFound) => Ok(None),
-            Err(e) => Err(e),
+            Err(e) if e == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e.during("term", Some(self.path()))),
         }
     }
 

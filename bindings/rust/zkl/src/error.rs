@@ -7,21 +7,13 @@ use zkl_sys as sys;
 /// Result of every fallible zkl operation.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// An error from libzkl (one variant per `ZKL_E*` code) or from the async
-/// runtime integration.
+/// What went wrong: one variant per `ZKL_E*` code of `zkl.h` (and [`Io`]).
+/// [`Error::kind`] gives it; match on it.
 ///
-/// [`Error::code`] gives the raw C code.
-///
-/// ```
-/// use zkl::Error;
-/// let e = Error::from_code(-4);
-/// assert_eq!(e, Error::Timeout);
-/// assert_eq!(e.code(), Some(-4));
-/// assert_eq!(e.to_string(), zkl::strerror(-4));
-/// ```
-#[derive(Debug, Clone)]
+/// [`Io`]: ErrorKind::Io
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ErrorKind {
     /// `ZKL_EINVAL`: invalid argument or option.
     InvalidArgument,
     /// `ZKL_EBADPATH`: malformed ZooKeeper path (also: an interior NUL byte).
@@ -89,120 +81,218 @@ pub enum Error {
     Protocol,
     /// A negative code this version of the bindings does not know.
     Unknown(i32),
-    /// The async runtime could not watch the client's fd (tokio feature).
-    Io(Arc<std::io::Error>),
+    /// The async runtime could not watch the client's fd (tokio feature):
+    /// [`std::error::Error::source`] is the I/O error.
+    Io,
 }
 
-impl Error {
-    /// The error for a negative `ZKL_E*` code.
-    pub fn from_code(code: i32) -> Error {
+/// An error from libzkl or from the async runtime integration: its
+/// [`ErrorKind`] (the `ZKL_E*` code), and for the message the operation,
+/// the path and libzkl's reason where there are.
+///
+/// Errors compare equal by kind (also to an [`ErrorKind`]); the message is
+/// for people, not for parsing: `"acquire /app/lock: timed out"`, `"new
+/// client: tls_key_file /etc/zk/client.key: cannot open: No such file or
+/// directory"`, `"connect: timed out (127.0.0.1:2181 (tcp): connection
+/// refused)"`.
+///
+/// ```
+/// use zkl::{Error, ErrorKind};
+/// let e = Error::from_code(-4);
+/// assert_eq!(e, ErrorKind::Timeout);
+/// assert_eq!(e.kind(), ErrorKind::Timeout);
+/// assert_eq!(e.code(), Some(-4));
+/// assert_eq!(e.to_string(), zkl::strerror(-4));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Error {
+    kind: ErrorKind,
+    op: Option<&'static str>,
+    path: Option<String>,
+    reason: Option<String>,
+    io: Option<Arc<std::io::Error>>,
+}
+
+impl ErrorKind {
+    /// The kind of a negative `ZKL_E*` code.
+    pub fn from_code(code: i32) -> ErrorKind {
         match code {
-            sys::ZKL_EINVAL => Error::InvalidArgument,
-            sys::ZKL_EBADPATH => Error::BadPath,
-            sys::ZKL_EBADHANDLE => Error::BadHandle,
-            sys::ZKL_ETIMEDOUT => Error::Timeout,
-            sys::ZKL_EAGAIN => Error::WouldBlock,
-            sys::ZKL_ECANCELED => Error::Canceled,
-            sys::ZKL_ENOTHELD => Error::NotHeld,
-            sys::ZKL_ENOTOWNER => Error::NotOwner,
-            sys::ZKL_EBUSY => Error::Busy,
-            sys::ZKL_EDEADLK => Error::Deadlock,
-            sys::ZKL_ECLOSED => Error::Closed,
-            sys::ZKL_ECONNECTION => Error::Connection,
-            sys::ZKL_ESESSION => Error::Session,
-            sys::ZKL_ELOST => Error::Lost,
-            sys::ZKL_EMISMATCH => Error::Mismatch,
-            sys::ZKL_EAUTH => Error::Auth,
-            sys::ZKL_ETOOBIG => Error::TooBig,
-            sys::ZKL_ENOMEM => Error::NoMemory,
-            sys::ZKL_EZOOKEEPER => Error::ZooKeeper,
-            sys::ZKL_EVERSION => Error::Version,
-            sys::ZKL_ENOTFOUND => Error::NotFound,
-            sys::ZKL_EINTERNAL => Error::Internal,
-            sys::ZKL_ERANGE => Error::Range,
-            sys::ZKL_ENOTSUP => Error::NotSupported,
-            sys::ZKL_EMAXHOLD => Error::MaxHold,
-            sys::ZKL_EREVOKED => Error::Revoked,
-            sys::ZKL_ETLS => Error::Tls,
-            sys::ZKL_ECERT => Error::Cert,
-            sys::ZKL_EHOSTNAME => Error::Hostname,
-            sys::ZKL_ECLIENTCERT => Error::ClientCert,
-            sys::ZKL_EPROTOCOL => Error::Protocol,
-            other => Error::Unknown(other),
+            sys::ZKL_EINVAL => ErrorKind::InvalidArgument,
+            sys::ZKL_EBADPATH => ErrorKind::BadPath,
+            sys::ZKL_EBADHANDLE => ErrorKind::BadHandle,
+            sys::ZKL_ETIMEDOUT => ErrorKind::Timeout,
+            sys::ZKL_EAGAIN => ErrorKind::WouldBlock,
+            sys::ZKL_ECANCELED => ErrorKind::Canceled,
+            sys::ZKL_ENOTHELD => ErrorKind::NotHeld,
+            sys::ZKL_ENOTOWNER => ErrorKind::NotOwner,
+            sys::ZKL_EBUSY => ErrorKind::Busy,
+            sys::ZKL_EDEADLK => ErrorKind::Deadlock,
+            sys::ZKL_ECLOSED => ErrorKind::Closed,
+            sys::ZKL_ECONNECTION => ErrorKind::Connection,
+            sys::ZKL_ESESSION => ErrorKind::Session,
+            sys::ZKL_ELOST => ErrorKind::Lost,
+            sys::ZKL_EMISMATCH => ErrorKind::Mismatch,
+            sys::ZKL_EAUTH => ErrorKind::Auth,
+            sys::ZKL_ETOOBIG => ErrorKind::TooBig,
+            sys::ZKL_ENOMEM => ErrorKind::NoMemory,
+            sys::ZKL_EZOOKEEPER => ErrorKind::ZooKeeper,
+            sys::ZKL_EVERSION => ErrorKind::Version,
+            sys::ZKL_ENOTFOUND => ErrorKind::NotFound,
+            sys::ZKL_EINTERNAL => ErrorKind::Internal,
+            sys::ZKL_ERANGE => ErrorKind::Range,
+            sys::ZKL_ENOTSUP => ErrorKind::NotSupported,
+            sys::ZKL_EMAXHOLD => ErrorKind::MaxHold,
+            sys::ZKL_EREVOKED => ErrorKind::Revoked,
+            sys::ZKL_ETLS => ErrorKind::Tls,
+            sys::ZKL_ECERT => ErrorKind::Cert,
+            sys::ZKL_EHOSTNAME => ErrorKind::Hostname,
+            sys::ZKL_ECLIENTCERT => ErrorKind::ClientCert,
+            sys::ZKL_EPROTOCOL => ErrorKind::Protocol,
+            other => ErrorKind::Unknown(other),
         }
     }
 
-    /// The raw `ZKL_E*` code; `None` only for [`Error::Io`].
-    pub fn code(&self) -> Option<i32> {
+    /// The raw `ZKL_E*` code; `None` only for [`ErrorKind::Io`].
+    pub fn code(self) -> Option<i32> {
         Some(match self {
-            Error::InvalidArgument => sys::ZKL_EINVAL,
-            Error::BadPath => sys::ZKL_EBADPATH,
-            Error::BadHandle => sys::ZKL_EBADHANDLE,
-            Error::Timeout => sys::ZKL_ETIMEDOUT,
-            Error::WouldBlock => sys::ZKL_EAGAIN,
-            Error::Canceled => sys::ZKL_ECANCELED,
-            Error::NotHeld => sys::ZKL_ENOTHELD,
-            Error::NotOwner => sys::ZKL_ENOTOWNER,
-            Error::Busy => sys::ZKL_EBUSY,
-            Error::Deadlock => sys::ZKL_EDEADLK,
-            Error::Closed => sys::ZKL_ECLOSED,
-            Error::Connection => sys::ZKL_ECONNECTION,
-            Error::Session => sys::ZKL_ESESSION,
-            Error::Lost => sys::ZKL_ELOST,
-            Error::Mismatch => sys::ZKL_EMISMATCH,
-            Error::Auth => sys::ZKL_EAUTH,
-            Error::TooBig => sys::ZKL_ETOOBIG,
-            Error::NoMemory => sys::ZKL_ENOMEM,
-            Error::ZooKeeper => sys::ZKL_EZOOKEEPER,
-            Error::Version => sys::ZKL_EVERSION,
-            Error::NotFound => sys::ZKL_ENOTFOUND,
-            Error::Internal => sys::ZKL_EINTERNAL,
-            Error::Range => sys::ZKL_ERANGE,
-            Error::NotSupported => sys::ZKL_ENOTSUP,
-            Error::MaxHold => sys::ZKL_EMAXHOLD,
-            Error::Revoked => sys::ZKL_EREVOKED,
-            Error::Tls => sys::ZKL_ETLS,
-            Error::Cert => sys::ZKL_ECERT,
-            Error::Hostname => sys::ZKL_EHOSTNAME,
-            Error::ClientCert => sys::ZKL_ECLIENTCERT,
-            Error::Protocol => sys::ZKL_EPROTOCOL,
-            Error::Unknown(c) => *c,
-            Error::Io(_) => return None,
+            ErrorKind::InvalidArgument => sys::ZKL_EINVAL,
+            ErrorKind::BadPath => sys::ZKL_EBADPATH,
+            ErrorKind::BadHandle => sys::ZKL_EBADHANDLE,
+            ErrorKind::Timeout => sys::ZKL_ETIMEDOUT,
+            ErrorKind::WouldBlock => sys::ZKL_EAGAIN,
+            ErrorKind::Canceled => sys::ZKL_ECANCELED,
+            ErrorKind::NotHeld => sys::ZKL_ENOTHELD,
+            ErrorKind::NotOwner => sys::ZKL_ENOTOWNER,
+            ErrorKind::Busy => sys::ZKL_EBUSY,
+            ErrorKind::Deadlock => sys::ZKL_EDEADLK,
+            ErrorKind::Closed => sys::ZKL_ECLOSED,
+            ErrorKind::Connection => sys::ZKL_ECONNECTION,
+            ErrorKind::Session => sys::ZKL_ESESSION,
+            ErrorKind::Lost => sys::ZKL_ELOST,
+            ErrorKind::Mismatch => sys::ZKL_EMISMATCH,
+            ErrorKind::Auth => sys::ZKL_EAUTH,
+            ErrorKind::TooBig => sys::ZKL_ETOOBIG,
+            ErrorKind::NoMemory => sys::ZKL_ENOMEM,
+            ErrorKind::ZooKeeper => sys::ZKL_EZOOKEEPER,
+            ErrorKind::Version => sys::ZKL_EVERSION,
+            ErrorKind::NotFound => sys::ZKL_ENOTFOUND,
+            ErrorKind::Internal => sys::ZKL_EINTERNAL,
+            ErrorKind::Range => sys::ZKL_ERANGE,
+            ErrorKind::NotSupported => sys::ZKL_ENOTSUP,
+            ErrorKind::MaxHold => sys::ZKL_EMAXHOLD,
+            ErrorKind::Revoked => sys::ZKL_EREVOKED,
+            ErrorKind::Tls => sys::ZKL_ETLS,
+            ErrorKind::Cert => sys::ZKL_ECERT,
+            ErrorKind::Hostname => sys::ZKL_EHOSTNAME,
+            ErrorKind::ClientCert => sys::ZKL_ECLIENTCERT,
+            ErrorKind::Protocol => sys::ZKL_EPROTOCOL,
+            ErrorKind::Unknown(c) => c,
+            ErrorKind::Io => return None,
         })
+    }
+}
+
+impl Error {
+    /// The error for a negative `ZKL_E*` code (no operation, no reason).
+    pub fn from_code(code: i32) -> Error {
+        ErrorKind::from_code(code).into()
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The raw `ZKL_E*` code; `None` only for [`ErrorKind::Io`].
+    pub fn code(&self) -> Option<i32> {
+        self.kind.code()
+    }
+
+    /// The operation that failed (`"acquire"`, `"new client"`,
+    /// `"connect"`, ...), if known.
+    pub fn op(&self) -> Option<&str> {
+        self.op
+    }
+
+    /// The ZooKeeper path the operation was on, if any.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// Names the operation (and path) that failed, unless already named.
+    pub(crate) fn during(mut self, op: &'static str, path: Option<&str>) -> Error {
+        if self.op.is_none() {
+            self.op = Some(op);
+            self.path = path.map(str::to_string);
+        }
+        self
+    }
+
+    /// libzkl's reason, said in place of the code's text.
+    pub(crate) fn because(mut self, reason: String) -> Error {
+        if !reason.is_empty() {
+            self.reason = Some(reason);
+        }
+        self
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error { kind, op: None, path: None, reason: None, io: None }
     }
 }
 
 impl PartialEq for Error {
     fn eq(&self, other: &Error) -> bool {
-        match (self, other) {
-            (Error::Io(a), Error::Io(b)) => a.kind() == b.kind(),
-            _ => self.code() == other.code(),
+        match (&self.io, &other.io) {
+            (Some(a), Some(b)) => a.kind() == b.kind(),
+            _ => self.kind == other.kind,
         }
     }
 }
 impl Eq for Error {}
 
+impl PartialEq<ErrorKind> for Error {
+    fn eq(&self, other: &ErrorKind) -> bool {
+        self.kind == *other
+    }
+}
+
+impl PartialEq<Error> for ErrorKind {
+    fn eq(&self, other: &Error) -> bool {
+        *self == other.kind
+    }
+}
+
 impl fmt::Display for Error {
+    /// `op path: reason`, the reason being libzkl's when it gave one, else
+    /// the code's text (`zkl_strerror`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Io(e) => write!(f, "event fd: {e}"),
-            other => f.write_str(&strerror(other.code().unwrap_or(sys::ZKL_EINTERNAL))),
+        if let Some(op) = self.op {
+            f.write_str(op)?;
+            if let Some(path) = &self.path {
+                write!(f, " {path}")?;
+            }
+            f.write_str(": ")?;
+        }
+        match (&self.reason, &self.io) {
+            (Some(reason), _) => f.write_str(reason),
+            (None, Some(e)) => write!(f, "event fd: {e}"),
+            (None, None) => f.write_str(&strerror(self.code().unwrap_or(sys::ZKL_EINTERNAL))),
         }
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io(e) => Some(&**e),
-            _ => None,
-        }
+        self.io.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Error {
-        Error::Io(Arc::new(e))
+        Error { io: Some(Arc::new(e)), ..ErrorKind::Io.into() }
     }
 }
 
@@ -218,5 +308,23 @@ pub(crate) fn check(rc: i32) -> Result<i32> {
         Err(Error::from_code(rc))
     } else {
         Ok(rc)
+    }
+}
+
+/// Names the failed operation of a result (see `Error::during`).
+pub(crate) trait At<T> {
+    /// The operation, on no path.
+    fn op(self, op: &'static str) -> Result<T>;
+    /// The operation on `path`.
+    fn at(self, op: &'static str, path: &str) -> Result<T>;
+}
+
+impl<T> At<T> for Result<T> {
+    fn op(self, op: &'static str) -> Result<T> {
+        self.map_err(|e| e.during(op, None))
+    }
+
+    fn at(self, op: &'static str, path: &str) -> Result<T> {
+        self.map_err(|e| e.during(op, Some(path)))
     }
 }

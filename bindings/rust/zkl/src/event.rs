@@ -1,6 +1,6 @@
 use zkl_sys as sys;
 
-use crate::Error;
+use crate::{Error, ErrorKind};
 
 /// Identifies a lock, election or observer handle in [`Event::source`]
 /// (compare with [`Lock::id`](crate::Lock::id) and friends). Never reused
@@ -163,7 +163,7 @@ impl Event {
         } else {
             Source::Client
         };
-        let err = || if error < 0 { Error::from_code(error) } else { Error::Internal };
+        let err = || if error < 0 { Error::from_code(error) } else { ErrorKind::Internal.into() };
         let kind = match ty {
             sys::ZKL_EVENT_SESSION => EventKind::Session,
             sys::ZKL_EVENT_ACQUIRED => EventKind::Acquired,

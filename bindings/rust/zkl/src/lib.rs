@@ -97,7 +97,7 @@ mod multilock_async;
 pub use asyncio::{Acquire, Campaign};
 pub use client::{Acl, Client, ClientBuilder, InspectKind, Participant, Sasl, Tls};
 pub use election::{Election, ElectionKind, ElectionStatus, Observer};
-pub use error::{strerror, Error, Result};
+pub use error::{strerror, Error, ErrorKind, Result};
 pub use event::{Event, EventKind, HandleId, SessionState, Source};
 pub use lock::{Lock, LockBuilder, LockGuard, LockKind, Revocation, DEFAULT_OWNER};
 pub use multilock::{MultiLock, MultiLockGuard};
@@ -121,7 +121,7 @@ pub(crate) fn timeout_ms(d: Duration) -> i64 {
 /// A path for libzkl; an interior NUL byte is a bad path (libzkl checks the
 /// rest: absolute, no empty, "." or ".." segments, no trailing slash).
 pub(crate) fn c_path(path: &str) -> Result<CString> {
-    CString::new(path).map_err(|_| Error::BadPath)
+    CString::new(path).map_err(|_| Error::from(ErrorKind::BadPath))
 }
 
 #[cfg(test)]
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn interior_nul_is_a_bad_path() {
-        assert_eq!(c_path("/a\0b").unwrap_err(), Error::BadPath);
+        assert_eq!(c_path("/a\0b").unwrap_err(), ErrorKind::BadPath);
         assert!(c_path("/a/b").is_ok());
     }
 

@@ -3,8 +3,8 @@ use std::time::{Duration, Instant};
 
 use zkl_sys as sys;
 
-use crate::error::check;
-use crate::{c_path, timeout_ms, Client, Error, HandleId, Result};
+use crate::error::{check, At};
+use crate::{c_path, timeout_ms, Client, Error, ErrorKind, HandleId, Result};
 
 /// The owner token used by the methods without an `_as` suffix
 /// (`ZKL_DEFAULT_OWNER`): the handle itself is the owner, so any thread or
@@ -21,7 +21,7 @@ pub enum Revocation {
     /// An [`crate::EventKind::RevokeRequested`] event; the holder decides.
     Notify,
     /// The event, then zkl releases by itself and delivers lost with
-    /// [`Error::Revoked`].
+    /// [`ErrorKind::Revoked`].
     Release,
 }
 
@@ -96,7 +96,7 @@ impl LockBuilder {
     }
 
     /// A hold ends after this long: zkl releases it and delivers lost with
-    /// [`Error::MaxHold`] (default: no limit).
+    /// [`ErrorKind::MaxHold`] (default: no limit).
     pub fn max_hold(mut self, max: Duration) -> Self {
         self.max_hold = Some(max);
         self
@@ -124,6 +124,11 @@ impl LockBuilder {
 
     /// Creates the handle (no server traffic yet).
     pub fn build(self) -> Result<Lock> {
+        let path = self.path.clone();
+        self.create().at("new lock", &path)
+    }
+
+    fn create(self) -> Result<Lock> {
         let path = c_path(&self.path)?;
         let mut opts = std::mem::MaybeUninit::<sys::zkl_lock_options>::zeroed();
         check(unsafe { sys::zkl_lock_options_init(opts.as_mut_ptr(), sys::ZKL_LOCK_OPTIONS_VERSION as u32) })?;
@@ -131,8 +136,9 @@ impl LockBuilder {
         let mut opts = unsafe { opts.assume_init() };
         opts.kind = self.kind.raw();
         if let LockKind::Semaphore { max_leases } = self.kind {
-            opts.max_leases = i32::try_from(max_leases).map_err(|_| Error::InvalidArgument)?;
-            opts.leases = i32::try_from(self.leases).map_err(|_| Error::InvalidArgument)?;
+            let invalid = |_| Error::from(ErrorKind::InvalidArgument);
+            opts.max_leases = i32::try_from(max_leases).map_err(invalid)?;
+            opts.leases = i32::try_from(self.leases).map_err(invalid)?;
         }
         if let Some(max) = self.max_hold {
             opts.max_hold_ms = timeout_ms(max).max(1);
@@ -185,7 +191,7 @@ impl Client {
 
     /// One lease of the semaphore on `path` with `max_leases` leases (all
     /// participants must agree on the number, or acquire fails with
-    /// [`Error::Mismatch`]).
+    /// [`ErrorKind::Mismatch`]).
     pub fn semaphore(&self, path: &str, max_leases: u32) -> Result<Lock> {
         self.lock_of(path, LockKind::Semaphore { max_leases })
     }
@@ -316,7 +322,7 @@ impl Lock {
     /// locks count holds per owner).
     pub fn acquire_blocking_as(&self, owner: u64, timeout: Duration) -> Result<LockGuard> {
         let gen = self.lost_gen();
-        check(unsafe { sys::zkl_lock_acquire(self.raw(), owner, timeout_ms(timeout)) })?;
+        check(unsafe { sys::zkl_lock_acquire(self.raw(), owner, timeout_ms(timeout)) }).at("acquire", self.path())?;
         let token = self.current_token().unwrap_or(0);
         Ok(self.guard(owner, token, gen))
     }
@@ -335,8 +341,8 @@ impl Lock {
                 let token = self.current_token().unwrap_or(0);
                 Ok(Some(self.guard(owner, token, gen)))
             }
-            Err(Error::WouldBlock) => Ok(None),
-            Err(e) => Err(e),
+            Err(e) if e == ErrorKind::WouldBlock => Ok(None),
+            Err(e) => Err(e.during("try acquire", Some(self.path()))),
         }
     }
 
@@ -345,14 +351,14 @@ impl Lock {
     /// `NotHeld` if not held, `NotOwner` for another owner, `Lost` (once)
     /// when the lock was lost while held.
     pub fn release_blocking_as(&self, owner: u64) -> Result<()> {
-        check(unsafe { sys::zkl_lock_release(self.raw(), owner) }).map(drop)
+        check(unsafe { sys::zkl_lock_release(self.raw(), owner) }).at("release", self.path()).map(drop)
     }
 
     /// Cancels a pending acquire of this handle (its node is deleted):
     /// a blocking acquire on another thread returns `Canceled`. `NotHeld`
     /// when nothing is pending.
     pub fn cancel(&self) -> Result<()> {
-        check(unsafe { sys::zkl_lock_cancel(self.raw()) }).map(drop)
+        check(unsafe { sys::zkl_lock_cancel(self.raw()) }).at("cancel", self.path()).map(drop)
     }
 
     /// Held and provably valid at this instant (computed at the call from
@@ -382,7 +388,7 @@ impl Lock {
 
     /// This handle's statistics as JSON (its entry of [`Client::stats`]).
     pub fn stats(&self) -> Result<String> {
-        crate::client::take_json(|json, len| unsafe { sys::zkl_lock_stats(self.raw(), json, len) })
+        crate::client::take_json(|json, len| unsafe { sys::zkl_lock_stats(self.raw(), json, len) }).at("stats", self.path())
     }
 
     /// Current hold count (0 when not held).
@@ -393,7 +399,7 @@ impl Lock {
     /// Fencing token of the current hold (`NotHeld` if not held).
     pub fn current_token(&self) -> Result<u64> {
         let mut t = 0u64;
-        check(unsafe { sys::zkl_lock_fencing_token(self.raw(), &mut t) })?;
+        check(unsafe { sys::zkl_lock_fencing_token(self.raw(), &mut t) }).at("fencing token", self.path())?;
         Ok(t)
     }
 }
@@ -472,7 +478,7 @@ impl LockGuard {
     pub(crate) fn lost_in(&self, st: &crate::client::RouterState) -> Option<Error> {
         let slot = st.slots.get(&(self.lock.raw() as usize))?;
         if slot.lost_gen > self.lost_gen {
-            slot.lost_error.clone()
+            slot.lost_error.clone().map(|e| e.during("hold", Some(self.lock.path())))
         } else {
             None
         }
@@ -495,7 +501,7 @@ impl LockGuard {
         if self.lost_error().is_some() && self.lock.hold_count() > 0 {
             // Lost, and the handle was acquired again since: that hold is
             // not this guard's to release.
-            return Err(Error::Lost);
+            return Err(Error::from(ErrorKind::Lost).during("release", Some(self.lock.path())));
         }
         self.lock.release_blocking_as(self.owner)
     }

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use zkl_sys as sys;
 
-use crate::error::check;
+use crate::error::{check, At};
 use crate::lock::{lease, DEFAULT_OWNER};
-use crate::{c_path, timeout_ms, Client, Error, HandleId, Lock, Result};
+use crate::{c_path, timeout_ms, Client, Error, ErrorKind, HandleId, Lock, Result};
 
 impl Client {
     /// Groups lock handles of this client into one [`MultiLock`], taken all
@@ -40,12 +40,15 @@ impl Client {
         I: IntoIterator,
         I::Item: Borrow<Lock>,
     {
-        let mut locks: Vec<Lock> = members.into_iter().map(|l| l.borrow().clone()).collect();
+        self.new_multilock(members.into_iter().map(|l| l.borrow().clone()).collect()).op("new multilock")
+    }
+
+    fn new_multilock(&self, mut locks: Vec<Lock>) -> Result<MultiLock> {
         if locks.is_empty() {
-            return Err(Error::InvalidArgument);
+            return Err(ErrorKind::InvalidArgument.into());
         }
         if locks.iter().any(|l| !Arc::ptr_eq(&l.client().inner, &self.inner)) {
-            return Err(Error::InvalidArgument);
+            return Err(ErrorKind::InvalidArgument.into());
         }
         let raws: Vec<*mut sys::zkl_lock> = locks.iter().map(Lock::raw).collect();
         let mut opts = std::mem::MaybeUninit::<sys::zkl_multilock_options>::zeroed();
@@ -171,7 +174,7 @@ impl MultiLock {
     /// [`MultiLock::acquire_blocking`] for an explicit owner token.
     pub fn acquire_blocking_as(&self, owner: u64, timeout: Duration) -> Result<MultiLockGuard> {
         let gen = self.lost_gen();
-        check(unsafe { sys::zkl_multilock_acquire(self.raw(), owner, timeout_ms(timeout)) })?;
+        check(unsafe { sys::zkl_multilock_acquire(self.raw(), owner, timeout_ms(timeout)) }).op("acquire")?;
         Ok(self.guard(owner, gen))
     }
 
@@ -187,8 +190,8 @@ impl MultiLock {
         let gen = self.lost_gen();
         match check(unsafe { sys::zkl_multilock_try_acquire(self.raw(), owner) }) {
             Ok(_) => Ok(Some(self.guard(owner, gen))),
-            Err(Error::WouldBlock) => Ok(None),
-            Err(e) => Err(e),
+            Err(e) if e == ErrorKind::WouldBlock => Ok(None),
+            Err(e) => Err(e.during("try acquire", None)),
         }
     }
 
@@ -196,14 +199,14 @@ impl MultiLock {
     /// [`MultiLockGuard::forget`]) and waits for the server. `NotHeld`,
     /// `NotOwner`, or `Lost` (once) after a loss.
     pub fn release_blocking_as(&self, owner: u64) -> Result<()> {
-        check(unsafe { sys::zkl_multilock_release(self.raw(), owner) }).map(drop)
+        check(unsafe { sys::zkl_multilock_release(self.raw(), owner) }).op("release").map(drop)
     }
 
     /// Cancels a pending acquire (members taken so far are released): a
     /// blocking acquire on another thread returns `Canceled`. `NotHeld`
     /// when nothing is pending.
     pub fn cancel(&self) -> Result<()> {
-        check(unsafe { sys::zkl_multilock_cancel(self.raw()) }).map(drop)
+        check(unsafe { sys::zkl_multilock_cancel(self.raw()) }).op("cancel").map(drop)
     }
 
     /// Every member held and provably valid at this instant.
@@ -230,9 +233,9 @@ impl MultiLock {
     /// `NotFound` for a path that is no member (also a malformed one),
     /// `NotHeld` when not held, `BadPath` for an interior NUL byte.
     pub fn current_token(&self, path: &str) -> Result<u64> {
-        let p = c_path(path)?;
+        let p = c_path(path).at("fencing token", path)?;
         let mut t = 0u64;
-        check(unsafe { sys::zkl_multilock_fencing_token(self.raw(), p.as_ptr(), &mut t) })?;
+        check(unsafe { sys::zkl_multilock_fencing_token(self.raw(), p.as_ptr(), &mut t) }).at("fencing token", path)?;
         Ok(t)
     }
 }
@@ -264,7 +267,8 @@ impl MultiLockGuard {
     /// increasing across successive holders of that path): pass it to the
     /// resource `path` protects. `NotFound` for a path that is no member.
     pub fn fencing_token(&self, path: &str) -> Result<u64> {
-        self.tokens.iter().find(|(p, _)| p == path).map(|(_, t)| *t).ok_or(Error::NotFound)
+        let not_found = || Error::from(ErrorKind::NotFound).during("fencing token", Some(path));
+        self.tokens.iter().find(|(p, _)| p == path).map(|(_, t)| *t).ok_or_else(not_found)
     }
 
     /// (path, fencing token) of every member, in canonical order.
@@ -313,7 +317,7 @@ impl MultiLockGuard {
     pub(crate) fn lost_in(&self, st: &crate::client::RouterState) -> Option<Error> {
         let slot = st.slots.get(&(self.ml.raw() as usize))?;
         if slot.lost_gen > self.lost_gen {
-            slot.lost_error.clone()
+            slot.lost_error.clone().map(|e| e.during("hold", None))
         } else {
             None
         }
@@ -333,7 +337,7 @@ impl MultiLockGuard {
         self.armed = false;
         if self.lost_error().is_some() && self.ml.is_held() {
             // Lost, and held again since: not this guard's hold.
-            return Err(Error::Lost);
+            return Err(Error::from(ErrorKind::Lost).during("release", None));
         }
         self.ml.release_blocking_as(self.owner)
     }

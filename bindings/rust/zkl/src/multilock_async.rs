@@ -10,7 +10,8 @@ use std::time::Duration;
 use zkl_sys as sys;
 
 use crate::asyncio::Waiter;
-use crate::{timeout_ms, Error, MultiLock, MultiLockGuard, Result, DEFAULT_OWNER};
+use crate::error::At;
+use crate::{timeout_ms, Error, ErrorKind, MultiLock, MultiLockGuard, Result, DEFAULT_OWNER};
 
 impl MultiLock {
     /// Acquires every member without blocking the thread:
@@ -60,7 +61,13 @@ impl Future for MultiAcquire {
     type Output = Result<MultiLockGuard>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<MultiLockGuard>> {
-        let this = self.get_mut();
+        self.get_mut().poll_acquire(cx).map(|r| r.op("acquire"))
+    }
+}
+
+impl MultiAcquire {
+    fn poll_acquire(&mut self, cx: &mut Context<'_>) -> Poll<Result<MultiLockGuard>> {
+        let this = self;
         let key = this.key();
         if let State::Init = this.state {
             let inner = &this.ml.client().inner;
@@ -73,7 +80,7 @@ impl Future for MultiAcquire {
             }
             let Some(slot) = st.slots.get_mut(&key) else {
                 this.state = State::Done;
-                return Poll::Ready(Err(Error::BadHandle));
+                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
             };
             slot.issued += 1;
             this.state = State::Waiting { ticket: slot.issued, lost_gen: slot.lost_gen };

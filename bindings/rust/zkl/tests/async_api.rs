@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use zkl::{Client, ClientBuilder, ElectionKind, Error, EventKind, LockKind, SessionState, Source};
+use zkl::{Client, ClientBuilder, ElectionKind, ErrorKind, EventKind, LockKind, SessionState, Source};
 
 fn current_thread<F: Future>(f: F) -> F::Output {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
@@ -156,7 +156,7 @@ fn libzkl_timeout_reports_timeout() {
         let _ga = bounded(a.lock(&path).unwrap().acquire()).await.unwrap();
         let lb = b.lock(&path).unwrap();
         let r = bounded(lb.acquire().timeout(Duration::from_millis(200))).await;
-        assert_eq!(r.unwrap_err(), Error::Timeout);
+        assert_eq!(r.unwrap_err(), ErrorKind::Timeout);
         assert_eq!(nodes(&a, &path, LockKind::Fair), 1);
     });
 }
@@ -169,7 +169,7 @@ fn reentrant_owners_and_release_from_another_task() {
         let g1 = bounded(lock.acquire().owner(5)).await.unwrap();
         let g2 = bounded(lock.acquire().owner(5)).await.unwrap();
         assert_eq!(lock.hold_count(), 2);
-        assert_eq!(bounded(lock.acquire().owner(6)).await.unwrap_err(), Error::Busy);
+        assert_eq!(bounded(lock.acquire().owner(6)).await.unwrap_err(), ErrorKind::Busy);
         tokio::spawn(async move { drop(g2) }).await.unwrap();
         assert_eq!(lock.hold_count(), 1);
         drop(g1);
@@ -331,9 +331,9 @@ fn recv_event_and_close() {
         });
         assert!(eventually_async(|| nodes(&holder, &path, LockKind::Fair) == 2).await);
         c.close().unwrap();
-        assert_eq!(bounded(pending).await.unwrap().unwrap_err(), Error::Closed);
+        assert_eq!(bounded(pending).await.unwrap().unwrap_err(), ErrorKind::Closed);
         assert_eq!(c.state(), SessionState::Closed);
-        assert_eq!(bounded(c.connected()).await.unwrap_err(), Error::Closed);
+        assert_eq!(bounded(c.connected()).await.unwrap_err(), ErrorKind::Closed);
     });
 }
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use zkl::{
-    Client, ElectionKind, ElectionStatus, Error, EventKind, InspectKind, LockKind, SessionState, Source,
+    Client, ElectionKind, ElectionStatus, Error, ErrorKind, EventKind, InspectKind, LockKind, SessionState, Source,
 };
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -28,7 +28,7 @@ fn fair_lock_excludes_and_fencing_tokens_increase() {
     // Taken: try says no, a bounded wait times out; neither leaves a node.
     assert!(lb.try_acquire().unwrap().is_none());
     let t0 = Instant::now();
-    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     assert!(t0.elapsed() >= SHORT);
     assert_eq!(nodes(&a, &path, LockKind::Fair), 1);
     // Released: the other client gets it with a larger token.
@@ -65,8 +65,8 @@ fn fair_lock_is_not_reentrant() {
     let c = client();
     let lock = c.lock(&unique_path("not-reentrant")).unwrap();
     let g = lock.acquire_blocking(LONG).unwrap();
-    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), Error::Deadlock);
-    assert_eq!(lock.acquire_blocking_as(9, SHORT).unwrap_err(), Error::Busy);
+    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Deadlock);
+    assert_eq!(lock.acquire_blocking_as(9, SHORT).unwrap_err(), ErrorKind::Busy);
     drop(g);
 }
 
@@ -81,7 +81,7 @@ fn reentrant_lock_counts_holds_per_owner() {
     assert_eq!(lock.hold_count(), 2);
     assert_eq!(g1.fencing_token(), g2.fencing_token());
     // Another owner on the same handle is refused; another client waits.
-    assert_eq!(lock.acquire_blocking_as(8, SHORT).unwrap_err(), Error::Busy);
+    assert_eq!(lock.acquire_blocking_as(8, SHORT).unwrap_err(), ErrorKind::Busy);
     assert!(other.try_acquire().unwrap().is_none());
     // Released from another thread: holds belong to owners, not threads.
     std::thread::spawn(move || g2.release_blocking().unwrap()).join().unwrap();
@@ -101,10 +101,10 @@ fn release_without_guard_checks_owner_and_hold() {
     let owner = lock.acquire_blocking_as(42, LONG).unwrap().forget();
     assert_eq!(owner, 42);
     assert!(lock.is_held());
-    assert_eq!(lock.release_blocking_as(43).unwrap_err(), Error::NotOwner);
+    assert_eq!(lock.release_blocking_as(43).unwrap_err(), ErrorKind::NotOwner);
     lock.release_blocking_as(42).unwrap();
-    assert_eq!(lock.release_blocking_as(42).unwrap_err(), Error::NotHeld);
-    assert_eq!(lock.cancel().unwrap_err(), Error::NotHeld);
+    assert_eq!(lock.release_blocking_as(42).unwrap_err(), ErrorKind::NotHeld);
+    assert_eq!(lock.cancel().unwrap_err(), ErrorKind::NotHeld);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn nonfair_lock_excludes() {
     let lb = b.nonfair_lock(&path).unwrap();
     let ga = la.acquire_blocking(LONG).unwrap();
     assert!(lb.try_acquire().unwrap().is_none());
-    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     let first = ga.fencing_token();
     let waiter = std::thread::spawn(move || lb.acquire_blocking(LONG).map(|g| g.fencing_token()));
     ga.release_blocking().unwrap();
@@ -155,13 +155,13 @@ fn semaphore_grants_max_leases() {
     let g0 = leases[0].acquire_blocking(LONG).unwrap();
     let g1 = leases[1].acquire_blocking(LONG).unwrap();
     assert!(leases[2].try_acquire().unwrap().is_none());
-    assert_eq!(leases[2].acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(leases[2].acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     drop(g0);
     let g2 = leases[2].acquire_blocking(LONG).unwrap();
     assert!(g2.is_held() && g1.is_held());
     // A participant that disagrees on the lease count is refused.
     let odd = clients[0].semaphore(&path, 5).unwrap();
-    assert_eq!(odd.acquire_blocking(LONG).unwrap_err(), Error::Mismatch);
+    assert_eq!(odd.acquire_blocking(LONG).unwrap_err(), ErrorKind::Mismatch);
 }
 
 #[test]
@@ -208,9 +208,9 @@ fn fair_election_with_observer() {
     assert_eq!(observer.next_leader(LONG), Some(Some("alice".to_string())));
     assert_eq!(observer.leader().unwrap().as_deref(), Some("alice"));
     // Bob waits in line.
-    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     assert!(!eb.is_leader());
-    assert_eq!(eb.fencing_token().unwrap_err(), Error::NotHeld);
+    assert_eq!(eb.fencing_token().unwrap_err(), ErrorKind::NotHeld);
     ea.resign().unwrap();
     assert!(!ea.is_leader());
     let tb = eb.campaign_blocking(LONG).unwrap();
@@ -247,7 +247,7 @@ fn nonfair_election_elects_one() {
     let eb = b.election_of(&path, "b", ElectionKind::NonFair).unwrap();
     let observer = a.observer(&path, ElectionKind::NonFair).unwrap();
     let ta = ea.campaign_blocking(LONG).unwrap();
-    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     assert!(eventually(LONG, || observer.leader().unwrap().as_deref() == Some("a")));
     ea.resign().unwrap();
     assert!(eb.campaign_blocking(LONG).unwrap() > ta);
@@ -278,14 +278,14 @@ fn inspect_shows_holder_waiters_and_data() {
 fn bad_paths_are_rejected() {
     let c = client();
     for bad in ["", "relative", "/trailing/", "/a//b", "/a/./b", "/a/../b", "/nul\0inside"] {
-        assert_eq!(c.lock(bad).unwrap_err(), Error::BadPath, "{bad:?}");
-        assert_eq!(c.election(bad, "x").unwrap_err(), Error::BadPath, "{bad:?}");
-        assert_eq!(c.observer(bad, ElectionKind::Fair).unwrap_err(), Error::BadPath, "{bad:?}");
+        assert_eq!(c.lock(bad).unwrap_err(), ErrorKind::BadPath, "{bad:?}");
+        assert_eq!(c.election(bad, "x").unwrap_err(), ErrorKind::BadPath, "{bad:?}");
+        assert_eq!(c.observer(bad, ElectionKind::Fair).unwrap_err(), ErrorKind::BadPath, "{bad:?}");
     }
-    assert_eq!(c.semaphore(&unique_path("zero"), 0).unwrap_err(), Error::InvalidArgument);
-    assert_eq!(c.election(&unique_path("id"), "nul\0id").unwrap_err(), Error::InvalidArgument);
+    assert_eq!(c.semaphore(&unique_path("zero"), 0).unwrap_err(), ErrorKind::InvalidArgument);
+    assert_eq!(c.election(&unique_path("id"), "nul\0id").unwrap_err(), ErrorKind::InvalidArgument);
     let too_big = vec![b'x'; 1024 * 1024 + 1];
-    assert_eq!(c.lock_builder(&unique_path("big")).data(too_big).build().unwrap_err(), Error::TooBig);
+    assert_eq!(c.lock_builder(&unique_path("big")).data(too_big).build().unwrap_err(), ErrorKind::TooBig);
 }
 
 #[test]
@@ -293,16 +293,16 @@ fn error_codes_map_both_ways() {
     for code in -23..=-1 {
         let e = Error::from_code(code);
         assert_eq!(e.code(), Some(code));
-        assert!(!matches!(e, Error::Unknown(_)), "{code} unmapped");
+        assert!(!matches!(e.kind(), ErrorKind::Unknown(_)), "{code} unmapped");
         assert_eq!(e.to_string(), zkl::strerror(code));
         let _: &dyn std::error::Error = &e;
     }
-    assert_eq!(Error::from_code(-999), Error::Unknown(-999));
-    assert_eq!(Error::from_code(-4), Error::Timeout);
-    assert_eq!(Error::from_code(-7), Error::NotHeld);
-    assert_eq!(Error::from_code(-8), Error::NotOwner);
-    assert_eq!(Error::from_code(-11), Error::Closed);
-    assert_eq!(Error::from_code(-14), Error::Lost);
+    assert_eq!(Error::from_code(-999), ErrorKind::Unknown(-999));
+    assert_eq!(Error::from_code(-4), ErrorKind::Timeout);
+    assert_eq!(Error::from_code(-7), ErrorKind::NotHeld);
+    assert_eq!(Error::from_code(-8), ErrorKind::NotOwner);
+    assert_eq!(Error::from_code(-11), ErrorKind::Closed);
+    assert_eq!(Error::from_code(-14), ErrorKind::Lost);
     let io: Error = std::io::Error::from(std::io::ErrorKind::Other).into();
     assert_eq!(io.code(), None);
     assert!(std::error::Error::source(&io).is_some());
@@ -333,11 +333,11 @@ fn connect_timeout_and_bad_options() {
     // Nobody listens on this port of the loopback (zk-server keeps its
     // ports out of the ephemeral range; port 1 is privileged and unused).
     let c = zkl::ClientBuilder::new("127.0.0.1:1").build().unwrap();
-    assert_eq!(c.wait_connected(Duration::from_millis(200)).unwrap_err(), Error::Timeout);
+    assert_eq!(c.wait_connected(Duration::from_millis(200)).unwrap_err(), ErrorKind::Timeout);
     assert_eq!(c.state(), SessionState::Connecting);
     let lock = c.lock(&unique_path("offline")).unwrap();
-    assert_eq!(lock.try_acquire().unwrap_err(), Error::Connection);
-    assert_eq!(zkl::ClientBuilder::new("nul\0").build().unwrap_err(), Error::InvalidArgument);
+    assert_eq!(lock.try_acquire().unwrap_err(), ErrorKind::Connection);
+    assert_eq!(zkl::ClientBuilder::new("nul\0").build().unwrap_err(), ErrorKind::InvalidArgument);
 }
 
 #[test]
@@ -351,10 +351,10 @@ fn close_ends_pending_acquires_and_frees_nodes() {
     let t = std::thread::spawn(move || l2.acquire_blocking(LONG).map(drop));
     assert!(eventually(LONG, || nodes(&holder, &path, LockKind::Fair) == 2));
     c.close().unwrap();
-    assert_eq!(t.join().unwrap().unwrap_err(), Error::Closed);
+    assert_eq!(t.join().unwrap().unwrap_err(), ErrorKind::Closed);
     assert_eq!(c.state(), SessionState::Closed);
-    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), Error::Closed);
-    assert_eq!(c.lock(&path).unwrap_err(), Error::Closed);
+    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Closed);
+    assert_eq!(c.lock(&path).unwrap_err(), ErrorKind::Closed);
     assert!(eventually(LONG, || nodes(&holder, &path, LockKind::Fair) == 1));
     drop(g);
 }
@@ -369,7 +369,7 @@ fn cancel_from_another_thread() {
     let t = std::thread::spawn(move || l2.acquire_blocking(LONG).map(drop));
     assert!(eventually(LONG, || nodes(&a, &path, LockKind::Fair) == 2));
     lock.cancel().unwrap();
-    assert_eq!(t.join().unwrap().unwrap_err(), Error::Canceled);
+    assert_eq!(t.join().unwrap().unwrap_err(), ErrorKind::Canceled);
     assert!(eventually(LONG, || nodes(&a, &path, LockKind::Fair) == 1));
 }
 

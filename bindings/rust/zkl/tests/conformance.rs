@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use zkl::{ElectionKind, Error, InspectKind, LockKind, DEFAULT_OWNER};
+use zkl::{ElectionKind, Error, ErrorKind, InspectKind, LockKind, DEFAULT_OWNER};
 
 const SHORT: Duration = Duration::from_millis(200);
 
@@ -36,7 +36,7 @@ fn timeout_zero_tries_once() {
     let ga = la.acquire_blocking(Duration::ZERO).expect("a free lock is taken with timeout 0");
     let lb = b.lock(&path).unwrap();
     let t0 = Instant::now();
-    assert_eq!(lb.acquire_blocking(Duration::ZERO).unwrap_err(), Error::Timeout);
+    assert_eq!(lb.acquire_blocking(Duration::ZERO).unwrap_err(), ErrorKind::Timeout);
     assert!(t0.elapsed() < Duration::from_secs(3), "took {:?}", t0.elapsed());
     // Asked on the failing client's own session, which deleted its node first.
     assert_eq!(nodes(&b, &path, LockKind::Fair), 1, "the try left a node");
@@ -50,7 +50,7 @@ fn acquire_timeout_leaves_no_node() {
     let _ga = a.lock(&path).unwrap().acquire_blocking(LONG).unwrap();
     let lb = b.lock(&path).unwrap();
     let t0 = Instant::now();
-    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(lb.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     let took = t0.elapsed();
     assert!(took >= Duration::from_millis(150) && took < Duration::from_secs(5), "{took:?}");
     assert_eq!(nodes(&b, &path, LockKind::Fair), 1); // b's session: after its delete
@@ -69,7 +69,7 @@ fn cancel_pending_acquire() {
     });
     assert!(eventually(LONG, || nodes(&a, &path, LockKind::Fair) == 2));
     lb.cancel().unwrap();
-    assert_eq!(waiter.join().unwrap().unwrap_err(), Error::Canceled);
+    assert_eq!(waiter.join().unwrap().unwrap_err(), ErrorKind::Canceled);
     assert!(eventually(LONG, || nodes(&a, &path, LockKind::Fair) == 1));
     // The async acquire (a future), cancelled through the handle.
     #[cfg(feature = "tokio")]
@@ -85,7 +85,7 @@ fn cancel_pending_acquire() {
             }
             lb.cancel().unwrap();
             let r = tokio::time::timeout(LONG, pending).await.unwrap().unwrap();
-            assert_eq!(r.unwrap_err(), Error::Canceled);
+            assert_eq!(r.unwrap_err(), ErrorKind::Canceled);
         });
         assert!(eventually(LONG, || nodes(&a, &path, LockKind::Fair) == 1));
     }
@@ -125,7 +125,7 @@ fn release_twice_not_held() {
     for lock in [c.lock(&path).unwrap(), c.lock_builder(&path).data("x").build().unwrap()] {
         let owner = lock.acquire_blocking(LONG).unwrap().forget();
         lock.release_blocking_as(owner).unwrap();
-        assert_eq!(lock.release_blocking_as(owner).unwrap_err(), Error::NotHeld);
+        assert_eq!(lock.release_blocking_as(owner).unwrap_err(), ErrorKind::NotHeld);
     }
 }
 
@@ -134,7 +134,7 @@ fn release_wrong_owner() {
     let c = client();
     let lock = c.lock(&unique_path("owner")).unwrap();
     let g = lock.acquire_blocking_as(7, LONG).unwrap();
-    assert_eq!(lock.release_blocking_as(8).unwrap_err(), Error::NotOwner);
+    assert_eq!(lock.release_blocking_as(8).unwrap_err(), ErrorKind::NotOwner);
     assert!(lock.is_held());
     g.release_blocking().unwrap();
 }
@@ -213,7 +213,7 @@ fn lost_on_session_expiry() {
     let lock = c.lock(&unique_path("expiry")).unwrap();
     let g = lock.acquire_blocking(LONG).unwrap();
     expire_session(&servers, &c);
-    assert_eq!(g.wait_lost(LONG), Some(Error::Session));
+    assert_eq!(g.wait_lost(LONG).map(|e| e.kind()), Some(ErrorKind::Session));
     assert!(!g.is_held());
     assert!(!lock.is_held());
     #[cfg(feature = "tokio")]
@@ -225,7 +225,7 @@ fn lost_on_session_expiry() {
         rt.block_on(async {
             expire_session(&servers, &c);
             let why = tokio::time::timeout(LONG, g2.lost()).await.expect("lost() never resolved");
-            assert_eq!(why.unwrap_err(), Error::Session);
+            assert_eq!(why.unwrap_err(), ErrorKind::Session);
         });
         assert!(!g2.is_held());
     }
@@ -237,7 +237,7 @@ fn lost_on_client_close() {
     let lock = c.lock(&unique_path("close-lost")).unwrap();
     let g = lock.acquire_blocking(LONG).unwrap();
     c.close().unwrap();
-    assert_eq!(g.wait_lost(LONG), Some(Error::Closed), "close must deliver loss, not a clean release");
+    assert_eq!(g.wait_lost(LONG).map(|e| e.kind()), Some(ErrorKind::Closed), "close must deliver loss, not a clean release");
     #[cfg(feature = "tokio")]
     {
         let c = client();
@@ -248,7 +248,7 @@ fn lost_on_client_close() {
             let lost = g.lost();
             c.close().unwrap();
             let why = tokio::time::timeout(LONG, lost).await.expect("lost() never resolved");
-            assert_eq!(why.unwrap_err(), Error::Closed);
+            assert_eq!(why.unwrap_err(), ErrorKind::Closed);
         });
     }
 }
@@ -260,14 +260,14 @@ fn campaign_timeout_leaves_election() {
     let ea = a.election(&path, "leader").unwrap();
     let eb = b.election(&path, "other").unwrap();
     ea.campaign_blocking(LONG).unwrap();
-    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(eb.campaign_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     assert!(eventually(LONG, || election_nodes(&a, &path) == 1), "the campaign left a node");
     #[cfg(feature = "tokio")]
     {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             let r = tokio::time::timeout(LONG, eb.campaign().timeout(SHORT)).await.unwrap();
-            assert_eq!(r.unwrap_err(), Error::Timeout);
+            assert_eq!(r.unwrap_err(), ErrorKind::Timeout);
         });
         assert!(eventually(LONG, || election_nodes(&a, &path) == 1), "the async campaign left a node");
     }
@@ -327,7 +327,7 @@ fn semaphore_max_leases() {
     let s2 = b.semaphore(&path, 2).unwrap().acquire_blocking(LONG).unwrap();
     let third = c.semaphore(&path, 2).unwrap();
     assert!(third.try_acquire().unwrap().is_none());
-    assert_eq!(third.acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(third.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     drop(s1);
     let s3 = third.acquire_blocking(LONG).unwrap();
     assert!(s2.is_held() && s3.is_held());
@@ -353,7 +353,7 @@ fn read_write_lock_shared() {
 fn bad_path_rejected() {
     let c = client();
     for bad in ["", "relative", "/trailing/", "/a//b", "/a/./b", "/a/../b", "/nul\0byte", "/ctl\u{1}x"] {
-        assert_eq!(c.lock(bad).unwrap_err(), Error::BadPath, "{bad:?}");
+        assert_eq!(c.lock(bad).unwrap_err(), ErrorKind::BadPath, "{bad:?}");
     }
 }
 
@@ -363,12 +363,12 @@ fn destroyed_handle_errors() {
     let lock = c.lock(&unique_path("destroyed")).unwrap();
     c.close().unwrap();
     // Every call on a handle of a closed client answers a typed error.
-    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), Error::Closed);
-    assert!(matches!(lock.try_acquire().unwrap_err(), Error::Closed | Error::BadHandle));
+    assert_eq!(lock.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Closed);
+    assert!(matches!(lock.try_acquire().unwrap_err().kind(), ErrorKind::Closed | ErrorKind::BadHandle));
     assert!(!lock.is_held());
     assert!(lock.current_token().is_err());
-    assert!(matches!(c.lock(&unique_path("after-close")).and_then(|l| l.acquire_blocking(SHORT)),
-        Err(Error::Closed | Error::BadHandle)));
+    assert!(matches!(c.lock(&unique_path("after-close")).and_then(|l| l.acquire_blocking(SHORT)).map_err(|e| e.kind()),
+        Err(ErrorKind::Closed | ErrorKind::BadHandle)));
 }
 
 #[test]
@@ -426,11 +426,11 @@ fn constants_match_header() {
     ];
     for code in errors {
         let e = Error::from_code(code);
-        assert!(!matches!(e, Error::Unknown(_)), "{code} has no variant");
+        assert!(!matches!(e.kind(), ErrorKind::Unknown(_)), "{code} has no variant");
         assert_eq!(e.code(), Some(code));
         assert_eq!(e.to_string(), zkl::strerror(code));
     }
-    assert_eq!(Error::Timeout.code(), Some(-4));
+    assert_eq!(ErrorKind::Timeout.code(), Some(-4));
     assert_eq!(DEFAULT_OWNER, 1);
     let generated = include_str!("../../zkl-sys/src/constants.rs");
     assert!(generated.starts_with("// Code generated by scripts/gen-constants"));

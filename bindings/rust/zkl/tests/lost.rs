@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use zkl::{ClientBuilder, Error, EventKind, Source};
+use zkl::{ClientBuilder, ErrorKind, EventKind, Source};
 
 /// Resumes the server even when an assertion fails.
 struct Paused<'a>(&'a Server);
@@ -30,8 +30,9 @@ fn a_holder_learns_that_its_lock_is_lost() {
     let c = ClientBuilder::new(server.connect.as_str()).session_timeout(timeout).connect(CONNECT).unwrap();
     let lock = c.lock(&unique_path("lost")).unwrap();
 
-    // Blocking: SUSPENDED (is_held false at once), then LOST before the
-    // server could have expired the session.
+    // Blocking: SUSPENDED (is_held false at once) before the server could
+    // have expired the session, then LOST a session timeout after the C
+    // client noticed the silence (2/3 of it).
     let g = lock.acquire_blocking(LONG).unwrap();
     while c.next_event().is_some() {}
     let paused = Paused::new(&server);
@@ -51,15 +52,15 @@ fn a_holder_learns_that_its_lock_is_lost() {
             other => panic!("unexpected {other:?}"),
         }
     };
-    assert!(t0.elapsed() < timeout, "lost only after {:?}", t0.elapsed());
+    assert!(t0.elapsed() < timeout * 5 / 3 + Duration::from_millis(1500), "lost only after {:?}", t0.elapsed());
     assert!(suspended);
-    assert_eq!(lost, Error::Session);
-    assert_eq!(g.wait_lost(Duration::ZERO), Some(Error::Session));
-    assert_eq!(g.lost_error(), Some(Error::Session));
+    assert_eq!(lost, ErrorKind::Session);
+    assert_eq!(g.wait_lost(Duration::ZERO).map(|e| e.kind()), Some(ErrorKind::Session));
+    assert_eq!(g.lost_error().map(|e| e.kind()), Some(ErrorKind::Session));
     assert!(!g.is_held());
     drop(paused);
     // The holder is told once, on release, that it had lost the lock.
-    assert_eq!(g.release_blocking().unwrap_err(), Error::Lost);
+    assert_eq!(g.release_blocking().unwrap_err(), ErrorKind::Lost);
 
     // A new session comes up by itself; the lock works again.
     c.wait_connected(LONG).unwrap();
@@ -76,7 +77,7 @@ fn a_holder_learns_that_its_lock_is_lost() {
             assert!(still.is_err(), "lost() resolved while held");
             let paused = Paused::new(&server);
             let why = tokio::time::timeout(timeout * 3, g.lost()).await.expect("lost() never resolved");
-            assert_eq!(why.unwrap_err(), Error::Session);
+            assert_eq!(why.unwrap_err(), ErrorKind::Session);
             assert!(!g.is_held());
             drop(paused);
             tokio::time::timeout(LONG, c.connected()).await.unwrap().unwrap();

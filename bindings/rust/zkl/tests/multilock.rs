@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use zkl::{Error, EventKind, InspectKind, Lock, LockKind, Revocation, Source};
+use zkl::{ErrorKind, EventKind, InspectKind, Lock, LockKind, Revocation, Source};
 
 const SHORT: Duration = Duration::from_millis(300);
 
@@ -28,7 +28,7 @@ fn all_or_none_with_one_token_per_path() {
     let other = b.lock(&p2).unwrap();
     let held = other.acquire_blocking(LONG).unwrap();
     let t0 = Instant::now();
-    assert_eq!(ml.acquire_blocking(SHORT).unwrap_err(), Error::Timeout);
+    assert_eq!(ml.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Timeout);
     assert!(t0.elapsed() >= SHORT - Duration::from_millis(20), "{:?}", t0.elapsed());
     assert!(!ml.is_held());
     assert!(ml.members().iter().all(|m| !m.is_held()));
@@ -36,7 +36,7 @@ fn all_or_none_with_one_token_per_path() {
     assert_eq!(nodes(&b, &p2, LockKind::Fair), 1);
     assert!(ml.try_acquire().unwrap().is_none());
     assert!(free(&b, &p1));
-    assert_eq!(ml.current_token(&p1).unwrap_err(), Error::NotHeld);
+    assert_eq!(ml.current_token(&p1).unwrap_err(), ErrorKind::NotHeld);
     assert!(ml.valid_until().is_none());
 
     // Free again: both, each with its own token.
@@ -50,15 +50,15 @@ fn all_or_none_with_one_token_per_path() {
     assert_eq!(g.fencing_tokens(), &[(p1.clone(), t1), (p2.clone(), t2)]);
     assert_eq!(ml.current_token(&p1).unwrap(), t1);
     assert_eq!(ml.members()[0].current_token().unwrap(), t1);
-    assert_eq!(g.fencing_token("/not/a/member").unwrap_err(), Error::NotFound);
-    assert_eq!(ml.current_token("/not/a/member").unwrap_err(), Error::NotFound);
-    assert_eq!(ml.current_token("no-slash").unwrap_err(), Error::NotFound);
-    assert_eq!(ml.current_token("/a\0b").unwrap_err(), Error::BadPath);
+    assert_eq!(g.fencing_token("/not/a/member").unwrap_err(), ErrorKind::NotFound);
+    assert_eq!(ml.current_token("/not/a/member").unwrap_err(), ErrorKind::NotFound);
+    assert_eq!(ml.current_token("no-slash").unwrap_err(), ErrorKind::NotFound);
+    assert_eq!(ml.current_token("/a\0b").unwrap_err(), ErrorKind::BadPath);
     let until = g.valid_until().expect("a lease while held");
     assert!(until > Instant::now());
     assert!(g.valid_for().unwrap() <= ml.members()[0].valid_for().unwrap() + Duration::from_millis(5));
     // Same owner again: deadlock; others wait in vain.
-    assert_eq!(ml.acquire_blocking(Duration::ZERO).unwrap_err(), Error::Deadlock);
+    assert_eq!(ml.acquire_blocking(Duration::ZERO).unwrap_err(), ErrorKind::Deadlock);
     assert!(b.lock(&p1).unwrap().try_acquire().unwrap().is_none());
     assert!(other.try_acquire().unwrap().is_none());
 
@@ -73,7 +73,7 @@ fn all_or_none_with_one_token_per_path() {
     // Dropping the guard releases too.
     drop(g2);
     assert!(free(&b, &p1) && free(&b, &p2));
-    assert_eq!(ml.release_blocking_as(zkl::DEFAULT_OWNER).unwrap_err(), Error::NotHeld);
+    assert_eq!(ml.release_blocking_as(zkl::DEFAULT_OWNER).unwrap_err(), ErrorKind::NotHeld);
 }
 
 #[test]
@@ -106,18 +106,18 @@ fn losing_one_member_loses_the_whole() {
     assert_eq!(g.wait_lost(Duration::from_millis(50)), None);
     // Another client makes the holder of one member let go.
     assert_eq!(b.revoke(&p1, InspectKind::Lock(LockKind::Fair), None, LONG).unwrap(), 1);
-    assert_eq!(g.wait_lost(LONG), Some(Error::Revoked));
+    assert_eq!(g.wait_lost(LONG).map(|e| e.kind()), Some(ErrorKind::Revoked));
     assert!(!g.is_held());
     assert!(g.valid_until().is_none());
     // The other member was released with it.
     assert!(free(&b, &p1) && free(&b, &p2));
     assert!(b.lock(&p2).unwrap().try_acquire().unwrap().is_some());
     // The loss is reported once, as an error, never as a clean release.
-    assert_eq!(g.release_blocking().unwrap_err(), Error::Lost);
+    assert_eq!(g.release_blocking().unwrap_err(), ErrorKind::Lost);
     // The loss event is about the whole, not a member.
     let mut seen = false;
     while let Some(ev) = a.next_event() {
-        if ev.source == Source::MultiLock(ml.id()) && ev.kind == EventKind::Lost(Error::Revoked) {
+        if ev.source == Source::MultiLock(ml.id()) && ev.kind == EventKind::Lost(ErrorKind::Revoked.into()) {
             seen = true;
         }
         assert_ne!(ev.source, Source::Lock(revocable.id()), "member events are the multi-lock's");
@@ -135,10 +135,10 @@ fn closing_the_client_loses_it_as_closed() {
     let ml = a.multilock([a.lock(&p1).unwrap(), a.lock(&p2).unwrap()]).unwrap();
     let g = ml.acquire_blocking(LONG).unwrap();
     a.close().unwrap();
-    assert_eq!(g.wait_lost(LONG), Some(Error::Closed));
+    assert_eq!(g.wait_lost(LONG).map(|e| e.kind()), Some(ErrorKind::Closed));
     assert!(!g.is_held());
     drop(g);
-    assert_eq!(ml.acquire_blocking(SHORT).unwrap_err(), Error::Closed);
+    assert_eq!(ml.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Closed);
     let b = client();
     assert!(free(&b, &p1) && free(&b, &p2));
 }
@@ -147,36 +147,36 @@ fn closing_the_client_loses_it_as_closed() {
 fn bad_input_is_a_typed_error() {
     let (a, b) = (client(), client());
     let (p1, p2) = (unique_path("b1"), unique_path("b2"));
-    assert_eq!(a.multilock(Vec::<Lock>::new()).unwrap_err(), Error::InvalidArgument);
+    assert_eq!(a.multilock(Vec::<Lock>::new()).unwrap_err(), ErrorKind::InvalidArgument);
     // Two handles on one path.
     let dup = [a.lock(&p1).unwrap(), a.lock(&p1).unwrap()];
-    assert_eq!(a.multilock(&dup).unwrap_err(), Error::InvalidArgument);
+    assert_eq!(a.multilock(&dup).unwrap_err(), ErrorKind::InvalidArgument);
     // A handle of another client.
     let foreign = b.lock(&p2).unwrap();
-    assert_eq!(a.multilock([&a.lock(&p1).unwrap(), &foreign]).unwrap_err(), Error::InvalidArgument);
+    assert_eq!(a.multilock([&a.lock(&p1).unwrap(), &foreign]).unwrap_err(), ErrorKind::InvalidArgument);
     // Reentrant locks cannot be members.
     let re = a.reentrant_lock(&p2).unwrap();
-    assert_eq!(a.multilock([a.lock(&p1).unwrap(), re]).unwrap_err(), Error::InvalidArgument);
+    assert_eq!(a.multilock([a.lock(&p1).unwrap(), re]).unwrap_err(), ErrorKind::InvalidArgument);
     // A held handle, or one already in a multi-lock, is busy.
     let held = a.lock(&p2).unwrap();
     let g = held.acquire_blocking(LONG).unwrap();
-    assert_eq!(a.multilock([a.lock(&p1).unwrap(), held.clone()]).unwrap_err(), Error::Busy);
+    assert_eq!(a.multilock([a.lock(&p1).unwrap(), held.clone()]).unwrap_err(), ErrorKind::Busy);
     drop(g);
     let m1 = a.lock(&p1).unwrap();
     let ml = a.multilock([&m1]).unwrap();
-    assert_eq!(a.multilock([&m1]).unwrap_err(), Error::Busy);
+    assert_eq!(a.multilock([&m1]).unwrap_err(), ErrorKind::Busy);
     // Members are taken over: only their getters work.
-    assert_eq!(m1.acquire_blocking(SHORT).unwrap_err(), Error::Busy);
+    assert_eq!(m1.acquire_blocking(SHORT).unwrap_err(), ErrorKind::Busy);
     assert!(m1.try_acquire().is_err());
     let g = ml.acquire_blocking(LONG).unwrap();
     assert!(m1.is_held());
     assert_eq!(m1.current_token().unwrap(), g.fencing_token(&p1).unwrap());
     // Nothing pending: cancel says so.
-    assert_eq!(ml.cancel().unwrap_err(), Error::NotHeld);
+    assert_eq!(ml.cancel().unwrap_err(), ErrorKind::NotHeld);
     drop(g);
     // Destroyed with the multi-lock (the member's own handle is then dead).
     drop(ml);
-    assert_eq!(m1.acquire_blocking(SHORT).unwrap_err(), Error::BadHandle);
+    assert_eq!(m1.acquire_blocking(SHORT).unwrap_err(), ErrorKind::BadHandle);
 }
 
 #[test]
@@ -195,7 +195,7 @@ fn mixed_kinds_and_cancel() {
     };
     assert!(eventually(LONG, || nodes(&b, &p2, LockKind::Write) >= 1));
     assert!(eventually(LONG, || ml.cancel().is_ok()));
-    assert_eq!(waiter.join().unwrap().unwrap_err(), Error::Canceled);
+    assert_eq!(waiter.join().unwrap().unwrap_err(), ErrorKind::Canceled);
     assert!(eventually(LONG, || nodes(&b, &p1, LockKind::Semaphore { max_leases: 2 }) == 0));
     drop(rg);
     let g = ml.acquire_blocking(LONG).unwrap();
@@ -231,7 +231,7 @@ mod tokio_api {
         let other = b.lock(&p1).unwrap();
         run(async {
             let held = other.acquire().await.unwrap();
-            assert_eq!(ml.acquire().timeout(SHORT).await.unwrap_err(), Error::Timeout);
+            assert_eq!(ml.acquire().timeout(SHORT).await.unwrap_err(), ErrorKind::Timeout);
             assert_eq!(nodes(&b, &p2, LockKind::Fair), 0);
             // Dropped while waiting: cancelled, nothing left behind.
             assert!(tokio::time::timeout(SHORT, ml.acquire()).await.is_err());
@@ -246,7 +246,7 @@ mod tokio_api {
                     a.close().unwrap();
                 })
             };
-            assert_eq!(g.lost().await.unwrap_err(), Error::Closed);
+            assert_eq!(g.lost().await.unwrap_err(), ErrorKind::Closed);
             closer.join().unwrap();
         });
         assert!(free(&b, &p1) && free(&b, &p2));

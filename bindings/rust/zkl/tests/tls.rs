@@ -7,12 +7,23 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::*;
-use zkl::{Client, ClientBuilder, ElectionKind, Error, Tls};
+use zkl::{Client, ClientBuilder, ElectionKind, Error, ErrorKind, Tls};
 
 /// Connect timeout of one attempt, TLS handshake included.
 const ATTEMPT: Duration = Duration::from_secs(3);
 /// A failing connect must end within this (no hang).
 const BOUND: Duration = Duration::from_secs(10);
+
+/// A yes/no environment variable, strictly: unset or empty is no; 1/0,
+/// true/false, yes/no, on/off in any case; anything else panics.
+fn env_bool(name: &str) -> bool {
+    let value = std::env::var(name).unwrap_or_default();
+    match value.to_ascii_lowercase().as_str() {
+        "" | "0" | "false" | "no" | "off" => false,
+        "1" | "true" | "yes" | "on" => true,
+        _ => panic!("${name} must be one of 1/0, true/false, yes/no, on/off (any case), not {value:?}"),
+    }
+}
 
 /// The TLS connect string and the certificates dir; `None` (the test is
 /// skipped) without them, a panic under CI.
@@ -21,7 +32,7 @@ fn tls_server() -> Option<(String, PathBuf)> {
         (Ok(servers), Some(dir)) if !servers.is_empty() => Some((servers, PathBuf::from(dir))),
         _ => {
             let why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)";
-            assert!(std::env::var_os("CI").is_none(), "{why}");
+            assert!(!env_bool("CI"), "{why}");
             eprintln!("skipped: {why}");
             None
         }
@@ -48,9 +59,9 @@ fn mtls_client() -> Option<Client> {
 }
 
 /// Connecting with `builder` fails with `want`, within the bound; with the
-/// tokio feature, `connect_async` says the same.
-fn connect_fails(builder: Option<ClientBuilder>, want: Error) {
-    let Some(builder) = builder else { return };
+/// tokio feature, `connect_async` says the same. The (blocking) error.
+fn connect_fails(builder: Option<ClientBuilder>, want: ErrorKind) -> Option<Error> {
+    let builder = builder?;
     #[cfg(feature = "tokio")]
     let again = builder.clone();
     let t0 = Instant::now();
@@ -66,6 +77,7 @@ fn connect_fails(builder: Option<ClientBuilder>, want: Error) {
         assert_eq!(err, want, "connect_async");
         assert!(t0.elapsed() < BOUND, "connect_async failed after {:?}", t0.elapsed());
     }
+    Some(err)
 }
 
 #[test]
@@ -108,11 +120,43 @@ fn tls_encrypted_key() {
 #[test]
 fn tls_wrong_ca() {
     // The server's chain ends in ca.pem, not in the CA trusted here.
-    connect_fails(tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None), Error::Cert);
+    connect_fails(tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None), ErrorKind::Cert);
 }
 
 #[test]
 fn tls_no_client_cert() {
     // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
-    connect_fails(tls_builder("ca.pem", None, None), Error::ClientCert);
+    connect_fails(tls_builder("ca.pem", None, None), ErrorKind::ClientCert);
+}
+
+// The errors_detail_* scenarios: a failure's message says why, as libzkl
+// does (the option and the reason; each server's failed attempt).
+
+#[test]
+fn errors_detail_key_missing() {
+    let Some((_, dir)) = tls_server() else { return };
+    let key = dir.join("missing.key").to_string_lossy().into_owned();
+    let err = tls_builder("ca.pem", Some(("client.crt", "missing.key")), None).unwrap().build().unwrap_err();
+    assert_eq!(err, ErrorKind::Cert);
+    assert_eq!(err.op(), Some("new client"));
+    let msg = err.to_string();
+    assert!(msg.contains(&key) && msg.contains("No such file"), "{msg}");
+}
+
+#[test]
+fn errors_detail_refused() {
+    // Nothing listens on port 1: each attempt is refused; the wait runs out.
+    let builder = ClientBuilder::new("127.0.0.1:1").connect_timeout(Duration::from_secs(1));
+    let err = builder.connect(Duration::from_secs(2)).map(drop).unwrap_err();
+    assert_eq!(err, ErrorKind::Timeout);
+    let msg = err.to_string();
+    assert!(msg.starts_with("connect: ") && msg.contains("127.0.0.1:1 (tcp)") && msg.contains("refused"), "{msg}");
+}
+
+#[test]
+fn errors_detail_wrong_ca() {
+    let builder = tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None);
+    let Some(err) = connect_fails(builder, ErrorKind::Cert) else { return };
+    let msg = err.to_string();
+    assert!(msg.contains(" (tls): ") && msg.contains("certificate"), "{msg}");
 }

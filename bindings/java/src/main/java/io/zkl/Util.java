@@ -45,4 +45,11 @@ final class Util {
   static String utf8(byte[] b) {
     return b == null ? "" : new String(b, StandardCharsets.UTF_8);
   }
+
+  /** The NUL-terminated text C wrote into {@code buf} ("" when none). */
+  static String ctext(byte[] buf) {
+    int n = 0;
+    while (n < buf.length && buf[n] != 0) n++;
+    return new String(buf, 0, n, StandardCharsets.UTF_8);
+  }
 }

@@ -230,6 +230,7 @@ public final class ZklClient implements AutoCloseable {
       Dispatch.ensureInitialized();
       long id = Dispatch.newId();
       long[] out = new long[1];
+      byte[] why = new byte[512];  // libzkl's message: the option and the reason
       int rc = ZklNative.zklj_client_new(Util.cstr(servers, "servers"), Util.cstr(chroot, "chroot"),
           (int) clampMillis(sessionTimeout), (int) clampMillis(connectAttemptTimeout),
           (int) clampMillis(lostAfter), acl.code, Util.cstr(digestAuth, "digest auth"),
@@ -239,8 +240,8 @@ public final class ZklClient implements AutoCloseable {
           Util.cstr(saslMechanism, "SASL mechanism"), Util.cstr(saslUser, "SASL user"),
           Util.cstr(saslPassword, "SASL password"), Util.cstr(saslKeytab, "SASL keytab"),
           Util.cstr(saslCcache, "SASL ccache"), Util.cstr(saslService, "SASL service"),
-          Util.cstr(saslHost, "SASL host"), nativeLogLevel(logLevel), 0, id, out);
-      ZklException.check(rc, "client for " + servers);
+          Util.cstr(saslHost, "SASL host"), nativeLogLevel(logLevel), 0, id, out, why);
+      if (rc < 0) throw ZklException.of(rc, "new client for " + servers, Util.ctext(why));
       return new ZklClient(id, out[0], servers, listeners);
     }
 
@@ -304,10 +305,28 @@ public final class ZklClient implements AutoCloseable {
     return handle;
   }
 
-  /** Waits until the session is connected; ZklTimeoutException, AuthException, TLS errors. */
+  /**
+   * Waits until the session is connected; ZklTimeoutException, AuthException,
+   * TLS errors, whose message says how each server's last attempt failed
+   * ("connect to 127.0.0.1:2181: timed out (127.0.0.1:2181 (tcp): connection
+   * refused) (ZKL_ETIMEDOUT)").
+   */
   public void awaitConnected(Duration timeout) {
-    ZklException.check(ZklNative.zkl_client_wait_connected(h(), Util.millis(timeout)),
-        "connect to " + servers);
+    int rc = ZklNative.zkl_client_wait_connected(h(), Util.millis(timeout));
+    if (rc < 0) throw connectError(rc);
+  }
+
+  /**
+   * The error of a failed connect: {@code code}, its text followed by why
+   * libzkl's attempts failed, server by server, when it keeps that. The code
+   * stays {@code code}: the failures are the message's detail only.
+   */
+  private ZklException connectError(int code) {
+    byte[] buf = new byte[1024];
+    ZklNative.zkl_client_connect_error(handle, buf);
+    String detail = Util.ctext(buf);
+    return ZklException.of(code, "connect to " + servers,
+        detail.isEmpty() ? null : ZklNative.zkl_strerror(code) + " (" + detail + ")");
   }
 
   public SessionState state() {

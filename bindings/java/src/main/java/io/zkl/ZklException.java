@@ -30,8 +30,17 @@ public class ZklException extends RuntimeException {
 
   /** The exception for an error code; {@code what} says what failed. */
   public static ZklException of(int code, String what) {
+    return of(code, what, null);
+  }
+
+  /**
+   * The exception for an error code: {@code what} says what failed and
+   * {@code reason} (libzkl's, when it gave one; else the code's text) why.
+   */
+  static ZklException of(int code, String what, String reason) {
     String msg = (what == null || what.isEmpty() ? "" : what + ": ")
-        + ZklNative.zkl_strerror(code) + " (" + ZklError.of(code).name() + ")";
+        + (reason == null || reason.isEmpty() ? ZklNative.zkl_strerror(code) : reason)
+        + " (" + ZklError.of(code).name() + ")";
     return create(code, msg);
   }
 

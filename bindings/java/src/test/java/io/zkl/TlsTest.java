@@ -39,9 +39,23 @@ class TlsTest {
     String dir = System.getenv("ZKL_TEST_TLS_DIR");
     boolean given = servers != null && !servers.isEmpty() && dir != null && !dir.isEmpty();
     String why = "ZKL_TEST_TLS_SERVERS / ZKL_TEST_TLS_DIR unset (test.sh starts the TLS server)";
-    if (!given && System.getenv("CI") != null) fail(why);
+    if (!given && envBool("CI")) fail(why);
     assumeTrue(given, why);
     certs = Path.of(dir);
+  }
+
+  /**
+   * A yes/no environment variable, strictly: unset or empty is no; 1/0,
+   * true/false, yes/no, on/off in any case; anything else fails.
+   */
+  static boolean envBool(String name) {
+    String v = System.getenv(name);
+    switch (v == null ? "" : v.toLowerCase(java.util.Locale.ROOT)) {
+      case "": case "0": case "false": case "no": case "off": return false;
+      case "1": case "true": case "yes": case "on": return true;
+      default:
+        return fail("$" + name + " must be one of 1/0, true/false, yes/no, on/off (any case), not '" + v + "'");
+    }
   }
 
   private static String at(String name) {
@@ -55,14 +69,15 @@ class TlsTest {
     return cert == null ? b : b.tlsClientCert(at(cert), at(key), keyPassword);
   }
 
-  /** Connecting with {@code b} fails with {@code want}, within the bound. */
-  private static void connectFails(ZklClient.Builder b, ZklError want) {
+  /** Connecting with {@code b} fails with {@code want}, within the bound: the exception. */
+  private static ZklException connectFails(ZklClient.Builder b, ZklError want) {
     // Each of the retried attempts logs an error: not in the test output.
     b.logLevel(System.Logger.Level.OFF).connectTimeout(ATTEMPT.plusSeconds(2));
     long t0 = System.nanoTime();
     ZklException e = assertThrows(ZklException.class, () -> b.connect().close());
     assertEquals(want, e.error(), e.getMessage());
     assertTrue(System.nanoTime() - t0 < BOUND.toNanos(), "failed within " + BOUND);
+    return e;
   }
 
   @Test
@@ -112,5 +127,32 @@ class TlsTest {
   void tls_no_client_cert() {
     // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
     connectFails(builder("ca.pem", null, null, null), ZklError.ECLIENTCERT);
+  }
+
+  // The errors_detail_* scenarios: a failure's message says why, as libzkl
+  // does (the option and the reason; each server's failed attempt).
+
+  @Test
+  void errors_detail_key_missing() {
+    String key = at("missing.key");
+    ZklClient.Builder b = builder("ca.pem", "client.crt", "missing.key", null);
+    ZklException e = assertThrows(ZklException.class, () -> b.build().close());
+    assertEquals(ZklError.ECERT, e.error(), e.getMessage());
+    assertTrue(e.getMessage().contains(key) && e.getMessage().contains("No such file"), e.getMessage());
+  }
+
+  @Test
+  void errors_detail_refused() {
+    // Nothing listens on port 1: each attempt is refused; the wait runs out.
+    ZklClient.Builder b = ZklClient.builder("127.0.0.1:1").connectAttemptTimeout(Duration.ofSeconds(1))
+        .connectTimeout(Duration.ofSeconds(2)).logLevel(System.Logger.Level.OFF);
+    ZklTimeoutException e = assertThrows(ZklTimeoutException.class, () -> b.connect().close());
+    assertTrue(e.getMessage().contains("127.0.0.1:1 (tcp)") && e.getMessage().contains("refused"), e.getMessage());
+  }
+
+  @Test
+  void errors_detail_wrong_ca() {
+    ZklException e = connectFails(builder("other-ca.pem", "client.crt", "client.key", null), ZklError.ECERT);
+    assertTrue(e.getMessage().contains(" (tls): ") && e.getMessage().contains("certificate"), e.getMessage());
   }
 }
