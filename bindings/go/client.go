@@ -164,11 +164,22 @@ type Config struct {
 	Servers        string        // "host:port,host:port"
 	Chroot         string        // optional, e.g. "/apps/x"
 	SessionTimeout time.Duration // requested session timeout (0: zkl's default, 10 s)
-	ConnectTimeout time.Duration // bound of one connection attempt (0: a third of the session timeout)
+	// ConnectTimeout bounds the whole wait for a session: Connect and
+	// WaitConnected give up after it (with ErrTimeout, or why the attempts
+	// failed) unless their context ends first (0: DefaultConnectTimeout;
+	// < 0: no bound but the context's). As net.Dialer's Timeout, the
+	// earlier of it and the context's deadline wins.
+	ConnectTimeout time.Duration
+	// AttemptTimeout bounds one connection attempt, TLS handshake included
+	// (0: libzkl's share, the session timeout / max(3, servers of the list),
+	// so that a silent server costs only its share).
+	AttemptTimeout time.Duration
 	// LostAfter shortens the safety bound: a hold counts as valid only while
-	// the server heard from this client less than this long ago, and a
-	// disconnected session is given up (lost) past it (0: 3/4 of the
-	// negotiated session timeout).
+	// the leader answered less than this long ago, and a disconnected
+	// session is given up (lost) this long after the connection was lost
+	// (0: holds count 3/4 of the negotiated session timeout after the last
+	// quorum proof; a disconnected session is given up when the server says
+	// it expired or a session timeout after the connection was lost).
 	LostAfter  time.Duration
 	DigestAuth string // optional "user:password"
 	ACL        ACL    // ACL of created nodes (ACLOpen)
@@ -184,6 +195,9 @@ type Config struct {
 	// state change.
 	OnSession func(SessionState)
 }
+
+// DefaultConnectTimeout is the ConnectTimeout of a Config that sets none.
+const DefaultConnectTimeout = 30 * time.Second
 
 // handleObj is a Lock, Election or Observer registered with its client.
 type handleObj interface {
@@ -214,6 +228,7 @@ type Client struct {
 	file      *os.File
 	onSession func(SessionState)
 	logger    *slog.Logger
+	connectTO time.Duration // Config.ConnectTimeout (< 0: none)
 	pumpDone  chan struct{}
 	pumpGID   atomic.Int64
 
@@ -307,8 +322,8 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.SessionTimeout > 0 {
 		o.session_timeout_ms = C.int32_t(cfg.SessionTimeout.Milliseconds())
 	}
-	if cfg.ConnectTimeout > 0 {
-		o.connect_timeout_ms = C.int32_t(cfg.ConnectTimeout.Milliseconds())
+	if cfg.AttemptTimeout > 0 {
+		o.connect_timeout_ms = C.int32_t(max(cfg.AttemptTimeout.Milliseconds(), 1))
 	}
 	o.lost_after_ms = C.int32_t(cfg.LostAfter.Milliseconds())
 	o.acl = C.int32_t(cfg.ACL)
@@ -341,11 +356,15 @@ func NewClient(cfg Config) (*Client, error) {
 		C.zkl_client_destroy(cc)
 		return nil, &OpError{Op: "new client", Err: Errno(zklEinternal)}
 	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
 	c := &Client{
 		c:         cc,
 		file:      os.NewFile(uintptr(dup), "zkl-events"),
 		onSession: cfg.OnSession,
 		logger:    logger,
+		connectTO: cfg.ConnectTimeout,
 		pumpDone:  make(chan struct{}),
 		objs:      map[cgo.Handle]handleObj{},
 		stateCh:   make(chan struct{}),
@@ -360,8 +379,9 @@ func NewClient(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// Connect creates a client and waits until its session is established or
-// ctx ends (then the client is closed and the error returned).
+// Connect creates a client and waits until its session is established, at
+// most cfg.ConnectTimeout (default 30 s) or until ctx ends, whichever comes
+// first (then the client is closed and the error returned).
 func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	c, err := NewClient(cfg)
 	if err != nil {
@@ -573,13 +593,21 @@ func (c *Client) State() SessionState {
 	return SessionState(rc)
 }
 
-// WaitConnected waits until the session is connected: nil, ErrAuth, ErrClosed,
-// or the context's error (matching ErrTimeout or ErrCanceled too, or, when
-// the attempts failed for a reason libzkl knows, that reason: ErrTLS,
-// ErrCert, ErrHostname, ErrClientCert or ErrProtocol). A failure's message
-// says how each server's last attempt failed, when libzkl keeps that. It
-// parks the goroutine on session events; it does not block an OS thread.
+// WaitConnected waits until the session is connected, at most the client's
+// ConnectTimeout (default 30 s) or until ctx ends, whichever comes first:
+// nil, ErrClosed, or ErrTimeout / ErrCanceled (wrapping the context's error)
+// or, when the attempts failed for a reason libzkl knows, that reason:
+// ErrAuth, ErrCert, ErrHostname or ErrClientCert at once when every server
+// refused (state AuthFailed), ErrTLS or ErrProtocol when the wait runs out.
+// A failure's message says how each server's last attempt failed, when
+// libzkl keeps that. It parks the goroutine on session events; it does not
+// block an OS thread.
 func (c *Client) WaitConnected(ctx context.Context) error {
+	if c.connectTO > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.connectTO)
+		defer cancel()
+	}
 	for {
 		c.mu.Lock()
 		ch := c.stateCh
@@ -588,7 +616,15 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 		case Connected, Reconnected:
 			return nil
 		case AuthFailed:
-			return &OpError{Op: "connect", Err: Errno(zklEauth), Reason: c.connectReason(Errno(zklEauth))}
+			// Why: ErrAuth, or the verification error every server answered
+			// with (libzkl's wait with a zero timeout does not block).
+			switch rc := C.zkl_client_wait_connected(c.c, 0); {
+			case rc == 0:
+				return nil // connected meanwhile
+			case rc < 0 && rc != zklEtimedout:
+				return &OpError{Op: "connect", Err: Errno(rc), Reason: c.connectReason(Errno(rc))}
+			}
+			// A later attempt is under way (the state moves on): wait for it.
 		case Closed:
 			return &OpError{Op: "connect", Err: Errno(zklEclosed)}
 		}

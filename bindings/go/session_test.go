@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,6 +88,42 @@ func TestWaitConnectedHonoursContext(t *testing.T) {
 	}
 }
 
+// connect_timeout_bounds_wait: Config.ConnectTimeout bounds the whole wait
+// for a session, not one attempt: a 2 s ConnectTimeout under a 6 s context
+// ends the wait after 2 s, and says why the attempts failed.
+func TestConnect_connect_timeout_bounds_wait(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	start := time.Now()
+	// Nothing listens on port 1: each attempt is refused at once.
+	c, err := zkl.Connect(ctx, zkl.Config{Servers: "127.0.0.1:1", ConnectTimeout: 2 * time.Second, Logger: quiet})
+	d := time.Since(start)
+	if err == nil {
+		c.Close()
+		t.Fatal("connected to a closed port")
+	}
+	if !errors.Is(err, zkl.ErrTimeout) {
+		t.Fatalf("Connect: %v, want %v", err, zkl.ErrTimeout)
+	}
+	if d < 1900*time.Millisecond || d >= 5*time.Second {
+		t.Fatalf("Connect failed after %v (ConnectTimeout 2 s, context 6 s)", d)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "connection refused") {
+		t.Fatalf("the message does not say the attempts were refused: %q", msg)
+	}
+	// WaitConnected is bounded the same way.
+	c, err = zkl.NewClient(zkl.Config{Servers: "127.0.0.1:1", ConnectTimeout: 2 * time.Second, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start = time.Now()
+	err = c.WaitConnected(context.Background())
+	if d := time.Since(start); !errors.Is(err, zkl.ErrTimeout) || d < 1900*time.Millisecond || d >= 5*time.Second {
+		t.Fatalf("WaitConnected: %v after %v (ConnectTimeout 2 s)", err, d)
+	}
+}
+
 // A held lock hears Lost when its session expires on the server.
 func TestLostOnSessionExpiry(t *testing.T) {
 	path := uniquePath(t)
@@ -135,11 +172,14 @@ func TestLostOnSessionExpiry(t *testing.T) {
 	l.Release(3)
 }
 
-// A held lock hears Suspended while the server is hung (SIGSTOP), so it says
-// no before the server could expire the session and hand the lock to someone
-// else; zkl keeps resuming the session and gives it up (Lost) a session
-// timeout after the connection was lost.
-func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
+// frozen_server_suspends_then_loses: a held lock hears Suspended while the
+// server is hung (SIGSTOP), and says no, before a session timeout T has
+// passed, so before the server could expire the session and hand the lock
+// to someone else. Suspended is not lost: zkl keeps resuming the session and
+// gives it up (Lost) a session timeout after the connection was lost, which
+// the C client notices 2/3 T after the server's last answer: between T and
+// 5/3 T (+ slack) after the freeze.
+func TestSession_frozen_server_suspends_then_loses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	srv, stop, err := startServer(dir)
@@ -156,22 +196,27 @@ func TestLostOnClientDeadlineWhileServerHangs(t *testing.T) {
 	}
 	lost := l.Lost()
 	timeout := c.SessionTimeout()
+	start := time.Now()
 	if err := zkServer(dir, "pause"); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	paused := time.Now() // the freeze is between start and paused
 	waitEvent(t, events, zkl.EventSuspended, 10*time.Second)
 	if l.IsHeld() {
 		t.Fatal("IsHeld while suspended")
+	}
+	if d := time.Since(start); d >= timeout {
+		t.Fatalf("suspended only %v after the pause (session timeout %v)", d, timeout)
 	}
 	err = waitResult(t, lost, 10*time.Second, "lost notification")
 	if !errors.Is(err, zkl.ErrSession) {
 		t.Fatalf("lost with %v", err)
 	}
-	// The C client notices the silence after 2/3 of the timeout; zkl gives
-	// the session up a session timeout after that.
 	d := time.Since(start)
 	t.Logf("lost %v after the pause (negotiated session timeout %v)", d, timeout)
+	if d := time.Since(paused); d < timeout {
+		t.Fatalf("lost %v after the pause, before a session timeout (%v)", d, timeout)
+	}
 	if d > timeout*5/3+1500*time.Millisecond { // a sanity bound (scheduling on a loaded machine)
 		t.Fatalf("lost only %v after the pause (session timeout %v)", d, timeout)
 	}

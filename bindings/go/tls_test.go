@@ -18,7 +18,7 @@ import (
 // ZooKeeper that test.sh starts (ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR).
 
 const (
-	tlsAttempt = 3 * time.Second  // connect timeout of one attempt, handshake included
+	tlsAttempt = 3 * time.Second  // bound of one attempt (AttemptTimeout), handshake included
 	tlsBound   = 10 * time.Second // a failing connect must end within this (no hang)
 )
 
@@ -65,7 +65,7 @@ func tlsConfig(t *testing.T, ca, cert, key, keyPassword string) zkl.Config {
 		return filepath.Join(certs, name)
 	}
 	return zkl.Config{
-		Servers: servers, SessionTimeout: 6 * time.Second, ConnectTimeout: tlsAttempt,
+		Servers: servers, SessionTimeout: 6 * time.Second, AttemptTimeout: tlsAttempt,
 		TLS: &zkl.TLSConfig{CAFile: at(ca), CertFile: at(cert), KeyFile: at(key), KeyPassword: keyPassword},
 	}
 }
@@ -154,6 +154,34 @@ func TestTLS_tls_wrong_ca(t *testing.T) {
 	tlsConnectFails(t, tlsConfig(t, "other-ca.pem", "client.crt", "client.key", ""), zkl.ErrCert)
 }
 
+func TestTLS_tls_wrong_ca_ends_wait(t *testing.T) {
+	// No session yet and every server refused verification: the state
+	// becomes AuthFailed with ErrCert, which ends the event-driven wait long
+	// before its 20 s, with that code (not ErrAuth, not ErrTimeout).
+	cfg := tlsConfig(t, "other-ca.pem", "client.crt", "client.key", "")
+	cfg.Logger, cfg.ConnectTimeout = quiet, 20*time.Second
+	c, err := zkl.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	err = c.WaitConnected(context.Background())
+	d := time.Since(start)
+	if !errors.Is(err, zkl.ErrCert) || zkl.Code(err) != zkl.Code(zkl.ErrCert) {
+		t.Fatalf("WaitConnected: %v, want %v", err, zkl.ErrCert)
+	}
+	if d > 5*time.Second {
+		t.Fatalf("WaitConnected failed only after %v (timeout 20 s)", d)
+	}
+	if s := c.State(); s != zkl.AuthFailed {
+		t.Fatalf("state %v, want %v", s, zkl.AuthFailed)
+	}
+	if msg := err.Error(); !strings.Contains(msg, " (tls): ") {
+		t.Fatalf("the message does not say why: %q", msg)
+	}
+}
+
 func TestTLS_tls_no_client_cert(t *testing.T) {
 	// The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
 	tlsConnectFails(t, tlsConfig(t, "ca.pem", "", "", ""), zkl.ErrClientCert)
@@ -181,7 +209,7 @@ func TestTLS_errors_detail_refused(t *testing.T) {
 	// Nothing listens on port 1: each attempt is refused; the wait runs out.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	c, err := zkl.Connect(ctx, zkl.Config{Servers: "127.0.0.1:1", ConnectTimeout: time.Second, Logger: quiet})
+	c, err := zkl.Connect(ctx, zkl.Config{Servers: "127.0.0.1:1", AttemptTimeout: time.Second, Logger: quiet})
 	if err == nil {
 		c.Close()
 		t.Fatal("connected to a closed port")

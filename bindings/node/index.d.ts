@@ -80,7 +80,15 @@ export interface ClientOptions {
   sessionTimeout?: number;
   /** The safety bound in ms (default: 3/4 of the negotiated session timeout); a value > 0 shortens it. */
   lostAfter?: number;
-  /** Bound of one connection attempt in ms, TLS handshake included (zkl's connect_timeout_ms). */
+  /**
+   * Bound of the whole wait for a session in ms (default 30000; Infinity: no
+   * bound): connect()'s, and connected()'s default timeout.
+   */
+  connectTimeout?: number;
+  /**
+   * Bound of one connection attempt in ms, TLS handshake included (zkl's
+   * connect_timeout_ms; default: libzkl's share, session timeout / max(3, servers)).
+   */
   attemptTimeout?: number;
   /** Who runs the I/O: 'thread' (default, one zkl I/O thread) or 'host' (Node's loop does it). */
   io?: 'thread' | 'host';
@@ -103,8 +111,7 @@ export interface ClientOptions {
 }
 
 export interface ConnectOptions extends ClientOptions {
-  /** ms to wait for the session, all attempts (default 30000). */
-  connectTimeout?: number;
+  /** Aborting ends the wait (and closes the client) before connectTimeout. */
   signal?: AbortSignal;
 }
 
@@ -169,8 +176,11 @@ export class Client extends EventEmitter {
   stats(): Stats;
 
   /**
-   * Resolves once connected; a wait that runs out rejects with why the
-   * attempts failed (a TLS error such as ZKL_ECERT) or ZKL_ETIMEDOUT.
+   * Resolves once connected (timeout: default the client's connectTimeout).
+   * Rejects at once when every server refused ('authFailed': ZKL_EAUTH, or
+   * the verification error ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT); a
+   * wait that runs out rejects with why the attempts failed (a TLS error)
+   * or ZKL_ETIMEDOUT.
    */
   connected(options?: WaitOptions): Promise<void>;
   /** A lock handle, not acquired. */

@@ -701,6 +701,9 @@ class Client extends EventEmitter {
     super();
     if (typeof servers !== 'string') throw new TypeError('servers must be a string');
     const o = options;
+    // The bound of a wait for the session (connect(), connected()'s default):
+    // checked (TypeError) before any client exists.
+    const connectTimeout = toTimeout(o.connectTimeout ?? 30000);
     const r = native.clientNew({
       servers,
       chroot: o.chroot,
@@ -720,6 +723,7 @@ class Client extends EventEmitter {
     }, (batch) => this._onEvents(batch));
     if (!Array.isArray(r)) throw new ZklError(r.errno, 'new client', { reason: r.message });
     [this._ctx, this._h] = r;
+    this._connectTimeout = connectTimeout;
     this._handles = new Map();
     this._refs = 0;
     this._waiters = new Set();
@@ -799,20 +803,27 @@ class Client extends EventEmitter {
   }
 
   /**
-   * Resolves once the session is connected. Options: timeout (ms), signal.
-   * A wait that runs out rejects with why the attempts failed (a TLS error
-   * such as ZKL_ECERT, ZKL_EPROTOCOL) or ZKL_ETIMEDOUT; the message says how
-   * each server's last attempt failed ("connect: timed out (127.0.0.1:2181
-   * (tcp): connection refused)").
+   * Resolves once the session is connected. Options: timeout (ms; default the
+   * client's connectTimeout, 30 s), signal. It rejects at once when every
+   * server refused (the session's 'authFailed': ZKL_EAUTH, or the
+   * verification error ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT); a wait that
+   * runs out rejects with why the attempts failed (a TLS error, ZKL_EPROTOCOL)
+   * or ZKL_ETIMEDOUT. The message says how each server's last attempt failed
+   * ("connect: timed out (127.0.0.1:2181 (tcp): connection refused)").
    */
   connected({ timeout, signal } = {}) {
     return new Promise((resolve, reject) => {
-      const ms = toTimeout(timeout);
+      const ms = timeout === undefined ? this._connectTimeout : toTimeout(timeout);
       if (signal?.aborted) throw abortError(signal);
       const s = this.state;
       if (s === 'connected' || s === 'reconnected') return resolve();
       if (s === 'closed' || this._closing) throw new ZklError(codes.ECLOSED, 'connect');
-      if (s === 'authFailed') throw this._connectFailure(codes.EAUTH);
+      if (s === 'authFailed') {
+        // Why: libzkl's wait with a zero timeout (it does not block).
+        const rc = native.clientConnectError(this._h);
+        if (rc === 0) return resolve();
+        if (rc !== codes.ETIMEDOUT) throw this._connectFailure(rc);
+      }
       let timer = null;
       const onAbort = () => settle(abortError(signal));
       const settle = (errno) => {
@@ -977,12 +988,12 @@ if (typeof Symbol.asyncDispose === 'symbol') {
 
 /**
  * Creates a client and resolves once connected (options.connectTimeout: the
- * whole wait, default 30 s).
+ * whole wait, default 30 s; options.signal ends it sooner).
  */
 async function connect(servers, options = {}) {
   const client = new Client(servers, options);
   try {
-    await client.connected({ timeout: options.connectTimeout ?? 30000, signal: options.signal });
+    await client.connected({ signal: options.signal });
   } catch (err) {
     await client.close().catch(() => {});
     throw err;

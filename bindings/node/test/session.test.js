@@ -1,7 +1,8 @@
 'use strict';
-// Session trouble: a paused server makes zkl's client-side deadline fire, so
-// held locks report 'suspended' then 'lost'; pending acquires survive and
-// the client gets a new session. Uses its own server (it pauses it).
+// Session trouble: a paused server makes held locks report 'suspended' at
+// once, and 'lost' once the session is surely gone (a session timeout after
+// the connection was lost); pending acquires survive and the client gets a
+// new session. Uses its own server (it pauses it).
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
@@ -38,9 +39,14 @@ test('connect timeout to a server that does not answer', async () => {
   }
 });
 
-test('a held lock is lost when the server stops answering', async () => {
-  // 2 s session: ZooKeeper's client notices the silence after ~1.3 s,
-  // zkl declares the session lost 0.5 s later (a quarter of the timeout).
+test('frozen_server_suspends_then_loses: suspended at once, lost once surely gone', async () => {
+  // Suspended is not lost. A session of T = 2 s: the hold is 'suspended',
+  // and isHeld says no, before T has passed since the freeze (3/4 T after
+  // the last quorum proof at the latest), so before the server could expire
+  // the session and grant the lock to another. ZooKeeper's client notices
+  // the silence 2/3 T after the server's last answer; zkl keeps resuming the
+  // same session and gives it up ('lost', ZKL_ESESSION) a session timeout
+  // after that: between T and 5/3 T (+ slack) after the freeze.
   const c = await zkl.connect(server.connect, { sessionTimeout: 2000 });
   const other = await zkl.connect(server.connect);
   const p = uniquePath('lost');
@@ -50,13 +56,24 @@ test('a held lock is lost when the server stops answering', async () => {
   for (const e of ['suspended', 'restored', 'lost']) lock.on(e, () => events.push(e));
   const clientStates = [];
   c.on('session', (s) => clientStates.push(s));
+  const timeout = c.sessionTimeout;
+  const suspended = nextEvent(lock, 'suspended', 20000);
   const lost = nextEvent(lock, 'lost', 20000);
   const aborted = once(lock.signal, 'abort');
 
+  const start = Date.now();
   server.pause();
+  const frozenAt = Date.now(); // the freeze is between start and here
   let err;
   try {
+    await suspended;
+    assert.equal(lock.isHeld, false, 'never "held" while suspended');
+    assert.ok(Date.now() - start < timeout, `suspended ${Date.now() - start} ms after the freeze (T ${timeout} ms)`);
     [err] = await lost;
+    const lostAt = Date.now();
+    assert.ok(lostAt - frozenAt >= timeout, `lost ${lostAt - frozenAt} ms after the freeze, before T (${timeout} ms)`);
+    assert.ok(lostAt - start <= (timeout * 5) / 3 + 1500,
+      `lost only ${lostAt - start} ms after the freeze (T ${timeout} ms)`);
   } finally {
     server.resume();
   }
@@ -78,9 +95,10 @@ test('a held lock is lost when the server stops answering', async () => {
 });
 
 test('suspended, then restored when the server answers again in time', async () => {
-  // 6 s session: suspended after ~4 s of silence; the lock is declared lost
-  // 1.5 s later unless the client reconnects first, which it does within
-  // milliseconds of the resume below.
+  // 6 s session: suspended within 3/4 of it (4.5 s) of silence; the session
+  // would be given up only a session timeout after the connection was lost
+  // (~4 s + 6 s), and the client resumes it within milliseconds of the
+  // resume below.
   const c = await zkl.connect(server.connect, { sessionTimeout: 6000 });
   const p = uniquePath('restored');
   const lock = await c.lock(p);

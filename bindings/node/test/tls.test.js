@@ -8,7 +8,7 @@ const path = require('node:path');
 const zkl = require('..');
 const { uniquePath, nextEvent } = require('./helpers');
 
-const ATTEMPT = 3000; // connect timeout of one attempt (ms), TLS handshake included
+const ATTEMPT = 3000; // attemptTimeout: one attempt (ms), TLS handshake included
 const BOUND = 10000; // a failing connect must end within this (no hang)
 
 // A yes/no environment variable, strictly: unset or empty is no; 1/0,
@@ -97,6 +97,31 @@ test('tls_wrong_ca', { skip }, async () => {
   await connectFails({ ca: 'other-ca.pem' }, 'ZKL_ECERT');
 });
 
+test('tls_wrong_ca_ends_wait', { skip }, async () => {
+  // No session yet and every server refused verification: the session's
+  // 'authFailed' carries ZKL_ECERT, which ends connected() long before its
+  // 20 s, with that code (not ZKL_EAUTH, not ZKL_ETIMEDOUT).
+  const c = new zkl.Client(servers, {
+    sessionTimeout: 6000, connectTimeout: 20000, logLevel: 'off',
+    tls: { ca: at('other-ca.pem'), cert: at('client.crt'), key: at('client.key') },
+  });
+  try {
+    const t0 = Date.now();
+    await assert.rejects(c.connected(), (err) => {
+      assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
+      assert.equal(err.code, 'ZKL_ECERT');
+      assert.ok(err.message.includes(' (tls): '), err.message);
+      return true;
+    });
+    assert.ok(Date.now() - t0 < 5000, `failed after ${Date.now() - t0} ms (timeout 20 s)`);
+    assert.equal(c.state, 'authFailed');
+    // Asked again in that state, the wait answers the same at once.
+    await assert.rejects(c.connected(), { code: 'ZKL_ECERT' });
+  } finally {
+    await c.close();
+  }
+});
+
 test('tls_no_client_cert', { skip }, async () => {
   // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
   await connectFails({ cert: null, key: null }, 'ZKL_ECLIENTCERT');
@@ -124,6 +149,25 @@ test('errors_detail_refused', async () => {
     assert.ok(err.message.includes('127.0.0.1:1 (tcp)') && err.message.includes('refused'), err.message);
     return true;
   });
+});
+
+test('connect_timeout_bounds_wait', async () => {
+  // connectTimeout bounds the whole wait for a session, not one attempt:
+  // nothing listens on port 1, each attempt is refused at once.
+  for (const wait of ['connect', 'connected']) {
+    const t0 = Date.now();
+    const c = wait === 'connected' ? new zkl.Client('127.0.0.1:1', { connectTimeout: 2000, logLevel: 'off' }) : null;
+    const p = c ? c.connected() : zkl.connect('127.0.0.1:1', { connectTimeout: 2000, logLevel: 'off' });
+    await assert.rejects(p, (err) => {
+      assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
+      assert.equal(err.code, 'ZKL_ETIMEDOUT');
+      assert.ok(err.message.includes('connection refused'), err.message);
+      return true;
+    });
+    const took = Date.now() - t0;
+    assert.ok(took >= 1900 && took < 5000, `${wait}: failed after ${took} ms (connectTimeout 2 s)`);
+    if (c) await c.close();
+  }
 });
 
 test('errors_detail_wrong_ca', { skip }, async () => {

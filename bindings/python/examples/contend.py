@@ -19,7 +19,7 @@ import zkl
 
 
 def contend(servers: str, path: str, name: str, rounds: int, hold: float) -> None:
-    with zkl.Client.connect(servers, timeout=20) as client:
+    with zkl.Client.connect(servers, connect_timeout=20) as client:
         lock = client.lock(path, timeout=60)
         for _ in range(rounds):
             with lock:

@@ -79,7 +79,8 @@ def path(request):
 
 
 def connect(servers, **kw):
-    return zkl.Client.connect(servers, timeout=20, **kw)
+    kw.setdefault("connect_timeout", 20)
+    return zkl.Client.connect(servers, **kw)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ def append(log, line):
 
 def main():
     servers, path, log, rounds, hold_ms, name = sys.argv[1:7]
-    with zkl.Client.connect(servers, timeout=20) as client:
+    with zkl.Client.connect(servers, connect_timeout=20) as client:
         lock = client.lock(path, timeout=60)
         for _ in range(int(rounds)):
             with lock as held:

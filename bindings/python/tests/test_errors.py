@@ -78,7 +78,7 @@ def test_bad_arguments(zk, client, path):
 
 
 def test_closed_and_destroyed_handles(zk, path):
-    c = zkl.Client.connect(zk.connect, timeout=20)
+    c = zkl.Client.connect(zk.connect, connect_timeout=20)
     lock = c.lock(path)
     raw = lock._h
     lock.close()

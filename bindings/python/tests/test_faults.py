@@ -1,8 +1,10 @@
 """Session trouble on a server of this module's own (paused for real):
-SUSPENDED then RESTORED, and SUSPENDED then LOST by the client-side deadline,
-delivered on the asyncio loop; and a blocking holder learning of the loss
-through is_held and LockLost."""
+SUSPENDED then RESTORED, and SUSPENDED then LOST once the session is surely
+gone (a session timeout after the connection was lost, or sooner with
+lost_after), delivered on the asyncio loop; and a blocking holder learning of
+the loss through is_held and LockLost."""
 import asyncio
+import time
 
 import pytest
 
@@ -40,7 +42,46 @@ def test_suspended_then_restored(zk_private, path):
     run(main())
 
 
+def test_frozen_server_suspends_then_loses(zk_private, path):
+    # Suspended is not lost. The server freezes (SIGSTOP): the hold is
+    # SUSPENDED, and is_held says no, before a session timeout T has passed
+    # (from 3/4 T after the last quorum proof at the latest), so before the
+    # server could expire the session and grant the lock to another. zkl keeps
+    # resuming the same session and gives it up (LOST, SessionLost) a session
+    # timeout after the connection was lost, which the C client notices 2/3 T
+    # after the server's last answer: between T and 5/3 T (+ slack) after the
+    # freeze.
+    async def frozen():
+        async with zkl.Client(zk_private.connect, session_timeout=2.0) as c:
+            await c.wait_connected_async(20)
+            timeout = c.session_timeout
+            queue = asyncio.Queue()
+            lock = c.lock(path, timeout=5, listener=queue.put_nowait)
+            await lock.acquire_async()
+            start = time.monotonic()
+            with paused(zk_private):
+                frozen_at = time.monotonic()  # the freeze is between start and here
+                ev = await next_event(queue, {zkl.EventType.SUSPENDED, zkl.EventType.LOST})
+                assert ev.type == zkl.EventType.SUSPENDED
+                assert not lock.is_held
+                assert time.monotonic() - start < timeout, "suspended only after T"
+                ev = await next_event(queue, {zkl.EventType.LOST, zkl.EventType.RESTORED})
+                lost_at = time.monotonic()
+                assert ev.type == zkl.EventType.LOST
+                assert isinstance(ev.exception, zkl.SessionLost)
+                assert lost_at - frozen_at >= timeout, "lost before T"
+                assert lost_at - start <= timeout * 5 / 3 + 1.5, "lost only after 5/3 T + slack"
+                assert not lock.is_held
+            await c.wait_connected_async(30)  # a new session
+            assert await lock.acquire_async(timeout=10) > 0
+            lock.release()
+
+    run(frozen())
+
+
 def test_suspended_then_lost_by_deadline(zk_private, path):
+    # lost_after shortens the wait: the session is given up lost_after after
+    # the connection was lost (here long before the session timeout).
     async def main():
         async with zkl.Client(zk_private.connect, session_timeout=2.0, lost_after=0.3) as c:
             await c.wait_connected_async(20)

@@ -316,7 +316,7 @@ def test_close_handles(client, path):
 
 
 def test_client_close_closes_everything(zk, path):
-    c = zkl.Client.connect(zk.connect, timeout=20)
+    c = zkl.Client.connect(zk.connect, connect_timeout=20)
     lock = c.lock(path, timeout=5)
     lock.acquire()
     c.close()

@@ -8,7 +8,7 @@ import pytest
 import zkl
 from conftest import run, wait_until
 
-ATTEMPT = 3.0  # connect timeout of one attempt, TLS handshake included
+ATTEMPT = 3.0  # attempt_timeout: one attempt, TLS handshake included
 BOUND = 10.0   # a failing connect must end within this (no hang)
 
 
@@ -39,7 +39,7 @@ def tls():
 def tls_client(tls, ca="ca.pem", cert="client.crt", key="client.key", wait=20.0, **kw):
     servers, certs = tls
     at = lambda name: name and os.path.join(certs, name)  # noqa: E731
-    return zkl.Client.connect(servers, timeout=wait, connect_timeout=ATTEMPT,
+    return zkl.Client.connect(servers, connect_timeout=wait, attempt_timeout=ATTEMPT,
                               tls_ca_file=at(ca), tls_cert_file=at(cert), tls_key_file=at(key),
                               **kw)
 
@@ -85,6 +85,34 @@ def test_tls_wrong_ca(tls):
     fails_within_bound(tls, zkl.CertificateError, ca="other-ca.pem")
 
 
+def test_tls_wrong_ca_ends_wait(tls):
+    # No session yet and every server refused verification: the state becomes
+    # AUTH_FAILED with the certificate error, which ends the asyncio wait long
+    # before its 20 s, with that error (not AuthFailed, not TimedOut).
+    servers, certs = tls
+
+    async def connect():
+        c = zkl.Client(servers, connect_timeout=20, logger=None,
+                       tls_ca_file=os.path.join(certs, "other-ca.pem"),
+                       tls_cert_file=os.path.join(certs, "client.crt"),
+                       tls_key_file=os.path.join(certs, "client.key"))
+        try:
+            t0 = time.monotonic()
+            with pytest.raises(zkl.CertificateError) as failed:
+                await c.wait_connected_async()  # the client's connect_timeout: 20 s
+            assert time.monotonic() - t0 < 5.0
+            assert failed.value.code == zkl.CertificateError.code
+            assert c.state == zkl.SessionState.AUTH_FAILED
+            assert " (tls): " in str(failed.value), str(failed.value)
+            # Asked again in that state, the wait answers the same at once.
+            with pytest.raises(zkl.CertificateError):
+                await c.wait_connected_async()
+        finally:
+            c.close()
+
+    run(connect())
+
+
 def test_tls_no_client_cert(tls):
     # The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
     fails_within_bound(tls, zkl.ClientCertificateError, cert=None, key=None)
@@ -95,7 +123,7 @@ def test_tls_wrong_ca_async(tls):
     servers, certs = tls
 
     async def connect():
-        c = zkl.Client(servers, connect_timeout=ATTEMPT, logger=None,
+        c = zkl.Client(servers, attempt_timeout=ATTEMPT, logger=None,
                        tls_ca_file=os.path.join(certs, "other-ca.pem"),
                        tls_cert_file=os.path.join(certs, "client.crt"),
                        tls_key_file=os.path.join(certs, "client.key"))
@@ -125,9 +153,27 @@ def test_errors_detail_key_missing(tls):
 def test_errors_detail_refused():
     # Nothing listens on port 1: each attempt is refused; the wait runs out.
     with pytest.raises(zkl.TimedOut) as failed:
-        zkl.Client.connect("127.0.0.1:1", timeout=2.0, connect_timeout=1.0).close()
+        zkl.Client.connect("127.0.0.1:1", connect_timeout=2.0, attempt_timeout=1.0).close()
     assert "127.0.0.1:1 (tcp)" in str(failed.value), str(failed.value)
     assert "refused" in str(failed.value), str(failed.value)
+
+
+def test_connect_timeout_bounds_wait():
+    # connect_timeout bounds the whole wait for a session, not one attempt:
+    # nothing listens on port 1, each attempt is refused at once.
+    for wait in ("blocking", "asyncio"):
+        t0 = time.monotonic()
+        with pytest.raises(zkl.TimedOut) as failed:
+            if wait == "blocking":
+                zkl.Client.connect("127.0.0.1:1", connect_timeout=2.0, logger=None).close()
+            else:
+                async def connect():
+                    with zkl.Client("127.0.0.1:1", connect_timeout=2.0, logger=None) as c:
+                        await c.wait_connected_async()
+                run(connect())
+        took = time.monotonic() - t0
+        assert 1.9 <= took < 5.0, (wait, took)
+        assert "connection refused" in str(failed.value), str(failed.value)
 
 
 def test_errors_detail_wrong_ca(tls):

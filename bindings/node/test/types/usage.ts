@@ -2,7 +2,7 @@
 import * as zkl from '../..';
 
 async function main(): Promise<void> {
-  const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000, logLevel: 'info' });
+  const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000, connectTimeout: 30000, attemptTimeout: 2000, logLevel: 'info' });
   client.on('log', (r: zkl.LogRecord) => console.log(r.level, r.component, r.message));
   const stats: zkl.Stats = client.stats();
   client.on('session', (state: zkl.SessionState) => console.log(state));

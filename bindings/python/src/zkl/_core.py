@@ -194,7 +194,12 @@ class Client:
     servers          "host:port,host:port"
     chroot           optional chroot path, e.g. "/apps/x" (must exist)
     session_timeout  requested session timeout in seconds
-    connect_timeout  bound of one connection attempt in seconds
+    connect_timeout  bound of the whole wait for a session in seconds (30; None
+                     = no bound): the default timeout of Client.connect(),
+                     wait_connected() and wait_connected_async()
+    attempt_timeout  bound of one connection attempt in seconds, TLS
+                     handshake included (None: libzkl's share, the session
+                     timeout / max(3, servers of the list))
     lost_after       shortens the safety bound: a hold is given up after this
                      many seconds without hearing from the server
     digest_auth      optional "user:password" for digest authentication
@@ -208,7 +213,8 @@ class Client:
     """
 
     def __init__(self, servers: str, *, chroot: Optional[str] = None,
-                 session_timeout: float = 10.0, connect_timeout: Optional[float] = None,
+                 session_timeout: float = 10.0, connect_timeout: Optional[float] = 30.0,
+                 attempt_timeout: Optional[float] = None,
                  lost_after: Optional[float] = None, digest_auth: Optional[str] = None,
                  acl: Union[Acl, int] = Acl.OPEN,
                  tls_ca_file: Optional[str] = None, tls_cert_file: Optional[str] = None,
@@ -242,7 +248,8 @@ class Client:
         opts.servers = servers
         opts.chroot = chroot
         opts.session_timeout_ms = _ms_opt("session_timeout", session_timeout) or 10000
-        opts.connect_timeout_ms = _ms_opt("connect_timeout", connect_timeout)
+        _ms(connect_timeout)  # checked now (TypeError / ValueError), used by the waits
+        opts.connect_timeout_ms = _ms_opt("attempt_timeout", attempt_timeout)
         opts.lost_after_ms = _ms_opt("lost_after", lost_after)
         opts.acl = int(acl)
         for name, value in strings.items():
@@ -267,13 +274,15 @@ class Client:
         self._stop_dispatcher = False
         self._session_waiters: List[asyncio.Future] = []
         self._close_lock = threading.Lock()
+        self._connect_timeout = connect_timeout
 
     @classmethod
-    def connect(cls, servers: str, timeout: Optional[float] = 30.0, **kwargs) -> "Client":
-        """Creates a client and waits (blocking) until its session is up."""
+    def connect(cls, servers: str, **kwargs) -> "Client":
+        """Creates a client (kwargs: the options) and waits (blocking) until
+        its session is up, at most connect_timeout seconds (default 30)."""
         client = cls(servers, **kwargs)
         try:
-            client.wait_connected(timeout)
+            client.wait_connected()
         except BaseException:
             client.close()
             raise
@@ -298,22 +307,36 @@ class Client:
 
     # -- session -----------------------------------------------------------
 
-    def wait_connected(self, timeout: Optional[float] = 30.0) -> None:
-        """Blocks until the session is connected; TimedOut / AuthFailed / a TLS
-        error, whose message says how each server's last attempt failed."""
-        rc = _c.zkl_client_wait_connected(self._handle(), _ms(timeout))
+    def _wait_ms(self, timeout: Optional[float]) -> int:
+        return _ms(self._connect_timeout if timeout is _DEFAULT else timeout)
+
+    def wait_connected(self, timeout: Optional[float] = _DEFAULT) -> None:
+        """Blocks until the session is connected, at most `timeout` seconds
+        (default: the client's connect_timeout; None: no bound); TimedOut,
+        or why the attempts failed: AuthFailed, CertificateError,
+        HostnameMismatch, ClientCertificateError at once when every server
+        refused, a TLS error when the wait runs out. The message says how each
+        server's last attempt failed."""
+        rc = _c.zkl_client_wait_connected(self._handle(), self._wait_ms(timeout))
         if rc < 0:
             raise self._connect_failure(rc)
 
-    async def wait_connected_async(self, timeout: Optional[float] = 30.0) -> None:
-        """Waits on the running loop until the session is connected; TimedOut /
-        AuthFailed / a TLS error, as wait_connected()."""
+    async def wait_connected_async(self, timeout: Optional[float] = _DEFAULT) -> None:
+        """Waits on the running loop until the session is connected, as
+        wait_connected() (the same timeout and errors): it ends on the
+        session's AUTH_FAILED with its reason (AuthFailed, or the certificate
+        error every server answered with)."""
         loop = self.attach()
-        ms = _ms(timeout)
+        ms = self._wait_ms(timeout)
         if self.connected:
             return
         if self.state == SessionState.AUTH_FAILED:
-            raise self._connect_failure(_c.ZKL_EAUTH)
+            # Why: libzkl's wait with a zero timeout (it does not block).
+            rc = _c.zkl_client_wait_connected(self._handle(), 0)
+            if rc == 0:
+                return
+            if rc != _c.ZKL_ETIMEDOUT:
+                raise self._connect_failure(rc)
         fut = loop.create_future()
         self._session_waiters.append(fut)
         timer = None

@@ -14,7 +14,7 @@ fn main() -> zkl::Result<()> {
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(async {
-        let client = zkl::Client::builder(servers.as_str()).connect_async(Duration::from_secs(30)).await?;
+        let client = zkl::Client::builder(servers.as_str()).connect_async().await?;
         // Three tasks, each with its own handle (one contender each).
         let mut tasks = Vec::new();
         for task in 0..3 {

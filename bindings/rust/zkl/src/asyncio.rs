@@ -137,11 +137,13 @@ impl Drop for Waiter {
 // ---------------------------------------------------------------------------
 
 impl ClientBuilder {
-    /// Creates the client and waits (asynchronously) up to `timeout` for its
-    /// session: `Err(Timeout)` when it is not up by then (`Duration::MAX`:
-    /// no bound), as [`ClientBuilder::connect`]. Needs a tokio runtime with
-    /// the time driver enabled.
-    pub async fn connect_async(self, timeout: Duration) -> Result<Client> {
+    /// Creates the client and waits (asynchronously) for its session, at
+    /// most the connect timeout ([`ClientBuilder::connect_timeout`], default
+    /// 30 s): `Err(Timeout)` when it is not up by then, or why the attempts
+    /// failed, as [`ClientBuilder::connect`]. Needs a tokio runtime with the
+    /// time driver enabled.
+    pub async fn connect_async(self) -> Result<Client> {
+        let timeout = self.connect_timeout_value();
         let client = self.build()?;
         match tokio::time::Instant::now().checked_add(timeout) {
             Some(deadline) => match tokio::time::timeout_at(deadline, client.connected()).await {
@@ -160,12 +162,15 @@ impl Client {
     /// [`Client::connect`] without blocking the thread: connects to
     /// `servers` with default options and waits up to `timeout`.
     pub async fn connect_async(servers: &str, timeout: Duration) -> Result<Client> {
-        ClientBuilder::new(servers).connect_async(timeout).await
+        ClientBuilder::new(servers).connect_timeout(timeout).connect_async().await
     }
 
-    /// Waits until the session is connected (`Auth` if the credentials were
-    /// rejected, with why when libzkl says; `Closed` if the client was
-    /// closed).
+    /// Waits until the session is connected, without a bound of its own
+    /// (wrap it in `tokio::time::timeout`, or use
+    /// [`ClientBuilder::connect_async`]). It ends at once when every server
+    /// refused (the session's `AuthFailed`): `Auth`, or the verification
+    /// error `Cert`, `Hostname`, `ClientCert`, with why when libzkl says;
+    /// `Closed` if the client was closed.
     pub fn connected(&self) -> impl Future<Output = Result<()>> + Send + 'static {
         let client = self.clone();
         let mut waiter = Waiter::new(&client);
@@ -173,7 +178,11 @@ impl Client {
             std::future::poll_fn(|cx| {
                 waiter.poll(cx, |_| match client.state() {
                     s if s.is_connected() => Some(Ok(())),
-                    SessionState::AuthFailed => Some(Err(client.connect_error(sys::ZKL_EAUTH))),
+                    // Why: libzkl's wait with a zero timeout (it does not block).
+                    SessionState::AuthFailed => match client.wait_connected(Duration::ZERO) {
+                        Err(e) if e.kind() == ErrorKind::Timeout => None, // trying again
+                        done => Some(done),
+                    },
                     SessionState::Closed => Some(Err(Error::from(ErrorKind::Closed).during("connect", None))),
                     _ => None,
                 })

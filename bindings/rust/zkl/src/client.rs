@@ -12,6 +12,9 @@ use crate::error::{check, strerror, At};
 use crate::event::{Event, EventKind, Source};
 use crate::{c_path, timeout_ms, Error, ErrorKind, HandleId, Result, SessionState};
 
+/// The connect timeout of a [`ClientBuilder`] that sets none.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Events kept for [`Client::next_event`] when nobody reads them; the oldest
 /// are dropped beyond this.
 const EVENT_BACKLOG: usize = 1024;
@@ -34,7 +37,8 @@ pub enum Acl {
 /// use std::time::Duration;
 /// let client = zkl::ClientBuilder::new("127.0.0.1:2181")
 ///     .session_timeout(Duration::from_secs(6))
-///     .connect(Duration::from_secs(10))?;
+///     .connect_timeout(Duration::from_secs(10))
+///     .connect()?;
 /// # Ok::<(), zkl::Error>(())
 /// ```
 #[derive(Clone)]
@@ -42,7 +46,8 @@ pub struct ClientBuilder {
     servers: String,
     chroot: Option<String>,
     session_timeout: Option<Duration>,
-    connect_timeout: Option<Duration>,
+    connect_timeout: Duration,
+    attempt_timeout: Option<Duration>,
     lost_after: Option<Duration>,
     digest_auth: Option<String>,
     acl: Acl,
@@ -59,6 +64,8 @@ impl std::fmt::Debug for ClientBuilder {
             .field("servers", &self.servers)
             .field("chroot", &self.chroot)
             .field("session_timeout", &self.session_timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("attempt_timeout", &self.attempt_timeout)
             .field("acl", &self.acl)
             .field("tls", &self.tls.is_some())
             .field("sasl", &self.sasl.as_ref().map(|s| &s.mechanism))
@@ -108,7 +115,8 @@ impl ClientBuilder {
             servers: servers.into(),
             chroot: None,
             session_timeout: None,
-            connect_timeout: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            attempt_timeout: None,
             lost_after: None,
             digest_auth: None,
             acl: Acl::Open,
@@ -131,17 +139,28 @@ impl ClientBuilder {
         self
     }
 
-    /// Bound of one connection attempt, TLS handshake included (default: a
-    /// third of the session timeout).
+    /// Bound of the whole wait for a session of [`ClientBuilder::connect`]
+    /// and [`ClientBuilder::connect_async`] (default 30 s, `Duration::MAX`:
+    /// no bound; a shorter `tokio::time::timeout` around `connect_async`
+    /// still wins).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
-        self.connect_timeout = Some(timeout);
+        self.connect_timeout = timeout;
         self
     }
 
-    /// Shortens the safety bound: a hold is provably valid while the server
-    /// heard from this client less than 3/4 of the negotiated session
-    /// timeout ago, and a disconnected session is given up (LOST) past it,
-    /// before the server can expire it. A shorter bound gives up sooner.
+    /// Bound of one connection attempt, TLS handshake included (default:
+    /// libzkl's share, the session timeout / max(3, servers of the list)).
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.attempt_timeout = Some(timeout);
+        self
+    }
+
+    /// Shortens the safety bound: a hold is provably valid while the leader
+    /// answered less than this long ago (default: 3/4 of the negotiated
+    /// session timeout after the last quorum proof), and a disconnected
+    /// session is given up (LOST) this long after the connection was lost
+    /// (default: a session timeout after it, or when the server says it
+    /// expired).
     pub fn lost_after(mut self, after: Duration) -> Self {
         self.lost_after = Some(after);
         self
@@ -237,7 +256,7 @@ impl ClientBuilder {
         if let Some(t) = self.session_timeout {
             opts.session_timeout_ms = ms(t)?;
         }
-        if let Some(t) = self.connect_timeout {
+        if let Some(t) = self.attempt_timeout {
             opts.connect_timeout_ms = ms(t)?.max(1);
         }
         if let Some(t) = self.stats_interval {
@@ -283,11 +302,18 @@ impl ClientBuilder {
         })
     }
 
-    /// Creates the client and waits up to `timeout` until its session is
-    /// up: `Timeout`, `Auth`, or a TLS error (`Tls`, `Cert`, `Hostname`,
-    /// `ClientCert`, `Protocol`) when the last attempt failed for that reason
+    #[cfg(feature = "tokio")]
+    pub(crate) fn connect_timeout_value(&self) -> Duration {
+        self.connect_timeout
+    }
+
+    /// Creates the client and waits until its session is up, at most the
+    /// connect timeout ([`ClientBuilder::connect_timeout`], default 30 s):
+    /// `Timeout`, or why the attempts failed (`Auth`, `Cert`, `Hostname`,
+    /// `ClientCert` at once when every server refused; `Tls`, `Protocol`)
     /// (see [`Client::wait_connected`]).
-    pub fn connect(self, timeout: Duration) -> Result<Client> {
+    pub fn connect(self) -> Result<Client> {
+        let timeout = self.connect_timeout;
         let client = self.build()?;
         client.wait_connected(timeout)?;
         Ok(client)
@@ -352,9 +378,9 @@ impl Drop for ClientInner {
 
 impl Client {
     /// Connects to `servers` ("host:port,...") with default options and
-    /// waits up to `timeout` for the session.
+    /// waits up to `timeout` for the session (the connect timeout).
     pub fn connect(servers: &str, timeout: Duration) -> Result<Client> {
-        ClientBuilder::new(servers).connect(timeout)
+        ClientBuilder::new(servers).connect_timeout(timeout).connect()
     }
 
     /// A builder for the other options.
@@ -366,10 +392,11 @@ impl Client {
         self.inner.raw
     }
 
-    /// Waits until the session is connected: `Timeout`, `Auth`, or a TLS
-    /// error otherwise, whose message says how each server's last attempt
-    /// failed (`"connect: timed out (127.0.0.1:2181 (tcp): connection
-    /// refused)"`).
+    /// Waits until the session is connected: `Timeout`, or why the attempts
+    /// failed (`Auth`, `Cert`, `Hostname`, `ClientCert` at once when every
+    /// server refused; `Tls`, `Protocol`), whose message says how each
+    /// server's last attempt failed (`"connect: timed out (127.0.0.1:2181
+    /// (tcp): connection refused)"`).
     pub fn wait_connected(&self, timeout: Duration) -> Result<()> {
         let rc = unsafe { sys::zkl_client_wait_connected(self.raw(), timeout_ms(timeout)) };
         if rc < 0 {

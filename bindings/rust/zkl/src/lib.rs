@@ -95,7 +95,7 @@ mod multilock_async;
 
 #[cfg(feature = "tokio")]
 pub use asyncio::{Acquire, Campaign};
-pub use client::{Acl, Client, ClientBuilder, InspectKind, Participant, Sasl, Tls};
+pub use client::{Acl, Client, ClientBuilder, InspectKind, Participant, Sasl, Tls, DEFAULT_CONNECT_TIMEOUT};
 pub use election::{Election, ElectionKind, ElectionStatus, Observer};
 pub use error::{strerror, Error, ErrorKind, Result};
 pub use event::{Event, EventKind, HandleId, SessionState, Source};

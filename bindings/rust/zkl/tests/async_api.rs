@@ -44,7 +44,7 @@ async fn eventually_async(mut f: impl FnMut() -> bool) -> bool {
 }
 
 async fn connect() -> Client {
-    bounded(ClientBuilder::new(servers()).connect_async(CONNECT)).await.unwrap()
+    bounded(ClientBuilder::new(servers()).connect_timeout(CONNECT).connect_async()).await.unwrap()
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Lost-lock notification: the server is frozen (SIGSTOP) so that libzkl's
-//! client-side deadline declares the session lost. Uses a server of its own
+//! Lost-lock notification: the server is frozen (SIGSTOP); libzkl suspends
+//! the hold at once and gives the session up (LOST) once it is surely gone,
+//! a session timeout after the connection was lost. Uses a server of its own
 //! (pausing the shared one would disturb the other tests).
 
 mod common;
@@ -23,20 +24,25 @@ impl Drop for Paused<'_> {
     }
 }
 
+/// frozen_server_suspends_then_loses: suspended is not lost.
 #[test]
-fn a_holder_learns_that_its_lock_is_lost() {
+fn frozen_server_suspends_then_loses() {
     let server = Server::start("lost");
     let timeout = Duration::from_secs(2);
-    let c = ClientBuilder::new(server.connect.as_str()).session_timeout(timeout).connect(CONNECT).unwrap();
+    let c = ClientBuilder::new(server.connect.as_str()).session_timeout(timeout).connect_timeout(CONNECT).connect().unwrap();
     let lock = c.lock(&unique_path("lost")).unwrap();
 
-    // Blocking: SUSPENDED (is_held false at once) before the server could
-    // have expired the session, then LOST a session timeout after the C
-    // client noticed the silence (2/3 of it).
+    // Blocking: SUSPENDED (is_held false at once) before a session timeout T
+    // has passed, so before the server could have expired the session; then
+    // LOST a session timeout after the C client noticed the silence (2/3 T
+    // after the server's last answer): between T and 5/3 T (+ slack) after
+    // the freeze.
     let g = lock.acquire_blocking(LONG).unwrap();
+    let timeout = c.session_timeout().expect("negotiated session timeout");
     while c.next_event().is_some() {}
-    let paused = Paused::new(&server);
     let t0 = Instant::now();
+    let paused = Paused::new(&server);
+    let frozen_at = Instant::now(); // the freeze is between t0 and here
     let mut suspended = false;
     let lost = loop {
         let ev = c.wait_event(timeout * 3).expect("no LOST event while the server was frozen");
@@ -47,11 +53,13 @@ fn a_holder_learns_that_its_lock_is_lost() {
             EventKind::Suspended => {
                 suspended = true;
                 assert!(!g.is_held(), "is_held while suspended");
+                assert!(t0.elapsed() < timeout, "suspended only after {:?} (T {timeout:?})", t0.elapsed());
             }
             EventKind::Lost(e) => break e,
             other => panic!("unexpected {other:?}"),
         }
     };
+    assert!(frozen_at.elapsed() >= timeout, "lost after {:?}, before T ({timeout:?})", frozen_at.elapsed());
     assert!(t0.elapsed() < timeout * 5 / 3 + Duration::from_millis(1500), "lost only after {:?}", t0.elapsed());
     assert!(suspended);
     assert_eq!(lost, ErrorKind::Session);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use zkl::{Client, ClientBuilder, ElectionKind, Error, ErrorKind, Tls};
 
-/// Connect timeout of one attempt, TLS handshake included.
+/// Bound of one attempt (the attempt timeout), TLS handshake included.
 const ATTEMPT: Duration = Duration::from_secs(3);
 /// A failing connect must end within this (no hang).
 const BOUND: Duration = Duration::from_secs(10);
@@ -51,29 +51,30 @@ fn tls_builder(ca: &str, cert_key: Option<(&str, &str)>, key_password: Option<St
         key_password,
         ..Tls::default()
     };
-    Some(ClientBuilder::new(servers).session_timeout(Duration::from_secs(6)).connect_timeout(ATTEMPT).tls(tls))
+    Some(ClientBuilder::new(servers).session_timeout(Duration::from_secs(6)).attempt_timeout(ATTEMPT).tls(tls))
 }
 
 fn mtls_client() -> Option<Client> {
-    Some(tls_builder("ca.pem", Some(("client.crt", "client.key")), None)?.connect(CONNECT).expect("connect over TLS"))
+    let builder = tls_builder("ca.pem", Some(("client.crt", "client.key")), None)?;
+    Some(builder.connect_timeout(CONNECT).connect().expect("connect over TLS"))
 }
 
 /// Connecting with `builder` fails with `want`, within the bound; with the
 /// tokio feature, `connect_async` says the same. The (blocking) error.
 fn connect_fails(builder: Option<ClientBuilder>, want: ErrorKind) -> Option<Error> {
-    let builder = builder?;
+    // Waits past one attempt: the error says why the attempts failed.
+    let builder = builder?.connect_timeout(ATTEMPT + Duration::from_secs(2));
     #[cfg(feature = "tokio")]
     let again = builder.clone();
     let t0 = Instant::now();
-    // Waits past one attempt: the error says why the attempts failed.
-    let err = builder.connect(ATTEMPT + Duration::from_secs(2)).map(drop).unwrap_err();
+    let err = builder.connect().map(drop).unwrap_err();
     assert_eq!(err, want);
     assert!(t0.elapsed() < BOUND, "failed after {:?}", t0.elapsed());
     #[cfg(feature = "tokio")]
     {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let t0 = Instant::now();
-        let err = rt.block_on(again.connect_async(ATTEMPT + Duration::from_secs(2))).map(drop).unwrap_err();
+        let err = rt.block_on(again.connect_async()).map(drop).unwrap_err();
         assert_eq!(err, want, "connect_async");
         assert!(t0.elapsed() < BOUND, "connect_async failed after {:?}", t0.elapsed());
     }
@@ -111,7 +112,8 @@ fn tls_encrypted_key() {
     let pass = std::fs::read_to_string(dir.join("client-key.pass")).unwrap().trim().to_string();
     let c = tls_builder("ca.pem", Some(("client.crt", "client-enc.key")), Some(pass))
         .unwrap()
-        .connect(CONNECT)
+        .connect_timeout(CONNECT)
+        .connect()
         .expect("connect with the encrypted key");
     let guard = c.lock(&unique_path("tls-enc")).unwrap().acquire_blocking(LONG).unwrap();
     guard.release_blocking().unwrap();
@@ -121,6 +123,59 @@ fn tls_encrypted_key() {
 fn tls_wrong_ca() {
     // The server's chain ends in ca.pem, not in the CA trusted here.
     connect_fails(tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None), ErrorKind::Cert);
+}
+
+#[test]
+fn tls_wrong_ca_ends_wait() {
+    // No session yet and every server refused verification: the session's
+    // AuthFailed carries Cert, which ends the wait long before its 20 s,
+    // with that kind (not Auth, not Timeout).
+    let Some(builder) = tls_builder("other-ca.pem", Some(("client.crt", "client.key")), None) else { return };
+    let builder = builder.connect_timeout(Duration::from_secs(20)).log_level(log::LevelFilter::Off);
+    let check = |err: Error, t0: Instant, how: &str| {
+        assert_eq!(err, ErrorKind::Cert, "{how}: {err}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{how} failed after {:?} (timeout 20 s)", t0.elapsed());
+        assert!(err.to_string().contains(" (tls): "), "{how}: {err}");
+    };
+    let t0 = Instant::now();
+    check(builder.clone().connect().map(drop).unwrap_err(), t0, "connect");
+    #[cfg(feature = "tokio")]
+    {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            // The event-driven waits: connected() and connect_async().
+            let client = builder.clone().build().unwrap();
+            let t0 = Instant::now();
+            let waited = tokio::time::timeout(Duration::from_secs(20), client.connected()).await;
+            check(waited.expect("connected() waited 20 s").unwrap_err(), t0, "connected()");
+            assert_eq!(client.state(), zkl::SessionState::AuthFailed);
+            // Asked again in that state, it answers the same at once.
+            check(client.connected().await.unwrap_err(), Instant::now(), "connected() again");
+            let t0 = Instant::now();
+            check(builder.connect_async().await.map(drop).unwrap_err(), t0, "connect_async");
+        });
+    }
+}
+
+#[test]
+fn connect_timeout_bounds_wait() {
+    // The connect timeout bounds the whole wait for a session, not one
+    // attempt: nothing listens on port 1, each attempt is refused at once.
+    let builder = ClientBuilder::new("127.0.0.1:1").connect_timeout(Duration::from_secs(2)).log_level(log::LevelFilter::Off);
+    let check = |err: Error, t0: Instant, how: &str| {
+        let took = t0.elapsed();
+        assert_eq!(err, ErrorKind::Timeout, "{how}: {err}");
+        assert!(took >= Duration::from_millis(1900) && took < Duration::from_secs(5), "{how} failed after {took:?}");
+        assert!(err.to_string().contains("connection refused"), "{how}: {err}");
+    };
+    let t0 = Instant::now();
+    check(builder.clone().connect().map(drop).unwrap_err(), t0, "connect");
+    #[cfg(feature = "tokio")]
+    {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let t0 = Instant::now();
+        check(rt.block_on(builder.connect_async()).map(drop).unwrap_err(), t0, "connect_async");
+    }
 }
 
 #[test]
@@ -146,8 +201,8 @@ fn errors_detail_key_missing() {
 #[test]
 fn errors_detail_refused() {
     // Nothing listens on port 1: each attempt is refused; the wait runs out.
-    let builder = ClientBuilder::new("127.0.0.1:1").connect_timeout(Duration::from_secs(1));
-    let err = builder.connect(Duration::from_secs(2)).map(drop).unwrap_err();
+    let builder = ClientBuilder::new("127.0.0.1:1").attempt_timeout(Duration::from_secs(1));
+    let err = builder.connect_timeout(Duration::from_secs(2)).connect().map(drop).unwrap_err();
     assert_eq!(err, ErrorKind::Timeout);
     let msg = err.to_string();
     assert!(msg.starts_with("connect: ") && msg.contains("127.0.0.1:1 (tcp)") && msg.contains("refused"), "{msg}");

@@ -42,6 +42,7 @@ public final class ZklClient implements AutoCloseable {
   final long handle;
   final long id;
   private final String servers;
+  private final Duration connectTimeout;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConcurrentHashMap<Long, Target> targets = new ConcurrentHashMap<>();
   private final CopyOnWriteArrayList<SessionListener> sessionListeners = new CopyOnWriteArrayList<>();
@@ -53,10 +54,12 @@ public final class ZklClient implements AutoCloseable {
     Dispatch.ensureInitialized();
   }
 
-  private ZklClient(long id, long handle, String servers, List<SessionListener> listeners) {
+  private ZklClient(long id, long handle, String servers, Duration connectTimeout,
+                    List<SessionListener> listeners) {
     this.id = id;
     this.handle = handle;
     this.servers = servers;
+    this.connectTimeout = connectTimeout;
     this.sessionListeners.addAll(listeners);
     Dispatch.register(id, new Dispatch.Sink() {
       @Override
@@ -94,7 +97,7 @@ public final class ZklClient implements AutoCloseable {
     private final String servers;
     private String chroot;
     private Duration sessionTimeout;
-    private Duration connectAttemptTimeout;
+    private Duration attemptTimeout;
     private Duration lostAfter;
     private String digestAuth;
     private Acl acl = Acl.OPEN;
@@ -130,10 +133,24 @@ public final class ZklClient implements AutoCloseable {
       return this;
     }
 
-    /** Bound of one connection attempt, TLS handshake included (default: session timeout / 3). */
-    public Builder connectAttemptTimeout(Duration d) {
-      this.connectAttemptTimeout = d;
+    /**
+     * Bound of one connection attempt, TLS handshake included (zkl's
+     * connect_timeout_ms; default: libzkl's share, the session timeout /
+     * max(3, servers of the list)).
+     */
+    public Builder attemptTimeout(Duration d) {
+      this.attemptTimeout = d;
       return this;
+    }
+
+    /**
+     * The former name of {@link #attemptTimeout}.
+     *
+     * @deprecated use {@link #attemptTimeout}, the same in every binding
+     */
+    @Deprecated
+    public Builder connectAttemptTimeout(Duration d) {
+      return attemptTimeout(d);
     }
 
     /**
@@ -212,7 +229,10 @@ public final class ZklClient implements AutoCloseable {
       return this;
     }
 
-    /** How long {@link #connect()} waits for the session (default 30 s). */
+    /**
+     * Bound of the whole wait for a session: of {@link #connect()} and of
+     * {@link ZklClient#awaitConnected()} (default 30 s; {@code null}: no bound).
+     */
     public Builder connectTimeout(Duration d) {
       this.connectTimeout = d;
       return this;
@@ -232,7 +252,7 @@ public final class ZklClient implements AutoCloseable {
       long[] out = new long[1];
       byte[] why = new byte[512];  // libzkl's message: the option and the reason
       int rc = ZklNative.zklj_client_new(Util.cstr(servers, "servers"), Util.cstr(chroot, "chroot"),
-          (int) clampMillis(sessionTimeout), (int) clampMillis(connectAttemptTimeout),
+          (int) clampMillis(sessionTimeout), (int) clampMillis(attemptTimeout),
           (int) clampMillis(lostAfter), acl.code, Util.cstr(digestAuth, "digest auth"),
           Util.cstr(tlsCaFile, "TLS CA file"), Util.cstr(tlsCertFile, "TLS certificate file"),
           Util.cstr(tlsKeyFile, "TLS key file"), Util.cstr(tlsKeyPassword, "TLS key password"),
@@ -242,14 +262,17 @@ public final class ZklClient implements AutoCloseable {
           Util.cstr(saslCcache, "SASL ccache"), Util.cstr(saslService, "SASL service"),
           Util.cstr(saslHost, "SASL host"), nativeLogLevel(logLevel), 0, id, out, why);
       if (rc < 0) throw ZklException.of(rc, "new client for " + servers, Util.ctext(why));
-      return new ZklClient(id, out[0], servers, listeners);
+      return new ZklClient(id, out[0], servers, connectTimeout, listeners);
     }
 
-    /** Creates the client and waits for its session (closing it on failure). */
+    /**
+     * Creates the client and waits for its session, at most
+     * {@link #connectTimeout} (closing it on failure).
+     */
     public ZklClient connect() {
       ZklClient c = build();
       try {
-        c.awaitConnected(connectTimeout);
+        c.awaitConnected();
         return c;
       } catch (RuntimeException e) {
         c.close();
@@ -306,8 +329,20 @@ public final class ZklClient implements AutoCloseable {
   }
 
   /**
-   * Waits until the session is connected; ZklTimeoutException, AuthException,
-   * TLS errors, whose message says how each server's last attempt failed
+   * Waits until the session is connected, at most the builder's
+   * {@link Builder#connectTimeout} (default 30 s), as
+   * {@link #awaitConnected(Duration)}.
+   */
+  public void awaitConnected() {
+    awaitConnected(connectTimeout);
+  }
+
+  /**
+   * Waits until the session is connected, at most {@code timeout}
+   * ({@code null}: no bound); ZklTimeoutException, or why the attempts
+   * failed: AuthException or the certificate error (ZKL_ECERT, ZKL_EHOSTNAME,
+   * ZKL_ECLIENTCERT) at once when every server refused, a TLS error when the
+   * wait runs out. The message says how each server's last attempt failed
    * ("connect to 127.0.0.1:2181: timed out (127.0.0.1:2181 (tcp): connection
    * refused) (ZKL_ETIMEDOUT)").
    */

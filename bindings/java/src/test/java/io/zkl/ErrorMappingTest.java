@@ -94,6 +94,27 @@ class ErrorMappingTest {
   }
 
   @Test
+  void connect_timeout_bounds_wait() {
+    // connectTimeout bounds the whole wait for a session, not one attempt:
+    // nothing listens on port 1, each attempt is refused at once.
+    ZklClient.Builder b = ZklClient.builder("127.0.0.1:1").connectTimeout(Duration.ofSeconds(2))
+        .logLevel(System.Logger.Level.OFF);
+    long t0 = System.nanoTime();
+    ZklTimeoutException e = assertThrows(ZklTimeoutException.class, () -> b.connect().close());
+    checkConnectTimeout(e, t0, "connect()");
+    try (ZklClient c = b.build()) {
+      long t1 = System.nanoTime();
+      checkConnectTimeout(assertThrows(ZklTimeoutException.class, c::awaitConnected), t1, "awaitConnected()");
+    }
+  }
+
+  private static void checkConnectTimeout(ZklTimeoutException e, long t0, String how) {
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(ms >= 1900 && ms < 5000, how + " failed after " + ms + " ms (connectTimeout 2 s)");
+    assertTrue(e.getMessage().contains("connection refused"), e.getMessage());
+  }
+
+  @Test
   void everyCodeMapsToItsException() {
     Map<Integer, Class<? extends ZklException>> expected = Map.ofEntries(
         Map.entry(-1, InvalidArgumentException.class),

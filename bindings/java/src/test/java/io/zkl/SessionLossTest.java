@@ -131,21 +131,29 @@ class SessionLossTest {
   }
 
   @Test
-  void suspendedThenLostBeforeTheServerSaysSo() throws Exception {
-    // A server of its own, paused: the client declares the session lost on
-    // its own deadline (a quarter of the session timeout after the
-    // disconnect), while the server (paused) has not expired anything.
+  void frozen_server_suspends_then_loses() throws Exception {
+    // Suspended is not lost. A server of its own, paused (SIGSTOP): the hold
+    // is SUSPENDED, and isHeld says no, before a session timeout T has passed
+    // since the freeze (3/4 T after the last quorum proof at the latest), so
+    // before the server could expire the session and grant the lock to
+    // another. The C client notices the silence 2/3 T after the server's
+    // last answer; zkl keeps resuming the same session and gives it up
+    // (LOST, SessionLostException) a session timeout after that: between T
+    // and 5/3 T (+ slack) after the freeze, while the server (paused) has
+    // not expired anything.
     ZkServerExtension.Server server =
         ZkServerExtension.Server.start(TestSupport.workDir().resolve("zk-pause-" + ProcessHandle.current().pid()));
     try (ZklClient c = ZklClient.builder(server.connect).sessionTimeout(Duration.ofSeconds(4))
              .connectTimeout(T).connect();
          ZklLock lock = c.lock(uniquePath("suspend"))) {
       List<String> seen = new CopyOnWriteArrayList<>();
+      CompletableFuture<Boolean> suspended = new CompletableFuture<>();
       CompletableFuture<ZklException> lost = new CompletableFuture<>();
       lock.addListener(new LockListener() {
         @Override
         public void onSuspended(ZklLock l) {
           seen.add("suspended");
+          suspended.complete(l.isHeld());
         }
 
         @Override
@@ -155,16 +163,22 @@ class SessionLossTest {
         }
       });
       Hold h = lock.acquire(T);
+      long timeout = c.sessionTimeout().toMillis();
+      long t0 = System.nanoTime();
       server.pause();
+      long frozenAt = System.nanoTime();  // the freeze is between t0 and here
       try {
-        long t0 = System.nanoTime();
+        assertFalse(TestSupport.await(suspended, T), "isHeld while suspended");
+        long suspendedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(suspendedMs < timeout, "suspended " + suspendedMs + " ms after the freeze (T " + timeout + " ms)");
         ZklException cause = TestSupport.await(lost, T);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        long lostAt = System.nanoTime();
         assertInstanceOf(SessionLostException.class, cause);
         assertEquals(List.of("suspended", "lost"), seen);
-        // Detection (2/3 of the timeout) + the deadline (1/4 of it), with slack
-        // for a loaded machine.
-        assertTrue(ms < 4000 + 3000, "lost by the client-side deadline (took " + ms + " ms)");
+        long sinceFreeze = (lostAt - frozenAt) / 1_000_000;
+        long ms = (lostAt - t0) / 1_000_000;
+        assertTrue(sinceFreeze >= timeout, "lost " + sinceFreeze + " ms after the freeze, before T (" + timeout + " ms)");
+        assertTrue(ms <= timeout * 5 / 3 + 1500, "lost only " + ms + " ms after the freeze (T " + timeout + " ms)");
         assertFalse(h.isHeld());
       } finally {
         server.resume();

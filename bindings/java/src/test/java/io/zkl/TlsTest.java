@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * ZooKeeper that test.sh starts (ZKL_TEST_TLS_SERVERS, ZKL_TEST_TLS_DIR).
  */
 class TlsTest {
-  /** Connect timeout of one attempt, TLS handshake included. */
+  /** Bound of one attempt (attemptTimeout), TLS handshake included. */
   private static final Duration ATTEMPT = Duration.ofSeconds(3);
   /** A failing connect must end within this (no hang). */
   private static final Duration BOUND = Duration.ofSeconds(10);
@@ -65,7 +65,7 @@ class TlsTest {
   /** A builder for the TLS server: the CA and, when not null, certificate and key. */
   private static ZklClient.Builder builder(String ca, String cert, String key, String keyPassword) {
     ZklClient.Builder b = ZklClient.builder(servers).sessionTimeout(Duration.ofSeconds(6))
-        .connectAttemptTimeout(ATTEMPT).connectTimeout(T).tlsCaFile(at(ca));
+        .attemptTimeout(ATTEMPT).connectTimeout(T).tlsCaFile(at(ca));
     return cert == null ? b : b.tlsClientCert(at(cert), at(key), keyPassword);
   }
 
@@ -124,6 +124,24 @@ class TlsTest {
   }
 
   @Test
+  void tls_wrong_ca_ends_wait() {
+    // No session yet and every server refused verification: the session is
+    // AUTH_FAILED with ZKL_ECERT, which ends the wait long before its 20 s,
+    // with that code (not ZKL_EAUTH, not ZKL_ETIMEDOUT).
+    ZklClient.Builder b = builder("other-ca.pem", "client.crt", "client.key", null)
+        .connectTimeout(Duration.ofSeconds(20)).logLevel(System.Logger.Level.OFF);
+    try (ZklClient c = b.build()) {
+      long t0 = System.nanoTime();
+      ZklException e = assertThrows(ZklException.class, c::awaitConnected);
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      assertEquals(ZklError.ECERT, e.error(), e.getMessage());
+      assertTrue(ms < 5000, "failed after " + ms + " ms (timeout 20 s)");
+      assertEquals(SessionState.AUTH_FAILED, c.state());
+      assertTrue(e.getMessage().contains(" (tls): "), e.getMessage());
+    }
+  }
+
+  @Test
   void tls_no_client_cert() {
     // The server requires a client certificate (ZK_TLS_CLIENT_AUTH=need).
     connectFails(builder("ca.pem", null, null, null), ZklError.ECLIENTCERT);
@@ -144,7 +162,7 @@ class TlsTest {
   @Test
   void errors_detail_refused() {
     // Nothing listens on port 1: each attempt is refused; the wait runs out.
-    ZklClient.Builder b = ZklClient.builder("127.0.0.1:1").connectAttemptTimeout(Duration.ofSeconds(1))
+    ZklClient.Builder b = ZklClient.builder("127.0.0.1:1").attemptTimeout(Duration.ofSeconds(1))
         .connectTimeout(Duration.ofSeconds(2)).logLevel(System.Logger.Level.OFF);
     ZklTimeoutException e = assertThrows(ZklTimeoutException.class, () -> b.connect().close());
     assertTrue(e.getMessage().contains("127.0.0.1:1 (tcp)") && e.getMessage().contains("refused"), e.getMessage());
