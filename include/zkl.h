@@ -279,7 +279,21 @@ ZKL_API void zkl_event_free(zkl_event *ev);
 
 typedef struct zkl_client_options {
   uint32_t version;           /* ZKL_CLIENT_OPTIONS_VERSION                 */
-  const char *servers;        /* "host:port,host:port" (required)           */
+  const char *servers;        /* "host:port,host:port" (required; an IPv6
+                                 address in brackets: "[::1]:2181"). Names
+                                 are resolved when a session starts, and
+                                 again before every connection attempt
+                                 while disconnected; never while connected.
+                                 So a DNS change reaches the client at its
+                                 next reconnect, and a name that does not
+                                 resolve is skipped until it does. The
+                                 resolution (getaddrinfo) blocks the thread
+                                 that does the I/O (zkl's, or the host's in
+                                 zkl_client_dispatch) for as long as the
+                                 resolver takes. Not one name resolving is
+                                 retried every second. To change the list
+                                 itself: zkl_client_set_servers,
+                                 zkl_client_follow_ensemble.                */
   const char *chroot;         /* optional, e.g. "/apps/x" (NULL = none); it
                                  must exist (else acquires: ZKL_ENOTFOUND)  */
   int32_t session_timeout_ms; /* requested; the server may adjust (10000)   */
@@ -350,7 +364,8 @@ ZKL_API int zkl_client_options_init(zkl_client_options *opts, uint32_t version);
  * block). Use zkl_client_wait_connected() to block until the session is up.
  * The options are copied. *out is set on success. ZKL_ENOTSUP for TLS or
  * SASL options this build or combination cannot do; ZKL_ECERT when a TLS
- * file cannot be read.
+ * file cannot be read; ZKL_ECONNECTION when not one name of servers
+ * resolves.
  */
 ZKL_API int zkl_client_new(const zkl_client_options *opts, zkl_client **out);
 
@@ -427,6 +442,51 @@ ZKL_API int zkl_client_wait_connected(zkl_client *c, int64_t timeout_ms);
  * ("connect_failures", and "failing_servers" with each one's last failure).
  */
 ZKL_API int zkl_client_connect_error(zkl_client *c, char *buf, size_t len);
+
+/*
+ * Replaces the server list of a running client: `servers` as
+ * zkl_client_options.servers (the same check: ZKL_EINVAL for NULL, "" or a
+ * malformed list); the client's chroot stays. The session and its holds
+ * carry on. If the server the client is connected to is still listed the
+ * connection stays, except that when the list grew the client moves with
+ * the probability that spreads clients evenly over the new list (as
+ * ZooKeeper's own clients do); if it is no longer listed the client
+ * reconnects to one that is. A move is a disconnect: a SESSION event
+ * (SUSPENDED) and the holds' SUSPENDED events, then RECONNECTED and
+ * RESTORED (same tokens) when the same session resumes on the new server,
+ * usually at once; is_held stays 1 unless the move outlasts the safety
+ * bound. Should the session be lost later, the next one starts from
+ * the new list. The names are resolved now: ZKL_ECONNECTION when not one
+ * of them resolves (the old list stays); the list in force, given again,
+ * is resolved again (a changed address is taken at once). A client that follows the
+ * ensemble (zkl_client_follow_ensemble) takes the next configuration
+ * change over this list. ZKL_ECLOSED after zkl_client_close. Any thread,
+ * and callbacks, may call it.
+ */
+ZKL_API int zkl_client_set_servers(zkl_client *c, const char *servers);
+
+/*
+ * on = 1: the server list follows the ensemble's configuration, so that
+ * servers can be added and removed (ZooKeeper 3.5+ dynamic
+ * reconfiguration) without restarting or reconfiguring clients. zkl reads
+ * /zookeeper/config (whatever the chroot) with a watch, now, whenever it
+ * changes, and after every reconnect and new session, and replaces the list
+ * (as zkl_client_set_servers does) with the client addresses of every
+ * member of the ensemble, participants and observers (clients may use
+ * either); a member whose client address is the wildcard (0.0.0.0, or a
+ * port alone) is reached at the host of its quorum address. Each change of the list
+ * is logged at INFO. A configuration that gives no client address for some
+ * member (servers with a static, 3.4-style configuration:
+ * "server.N=host:port:port" lines and clientPort), and a server without
+ * /zookeeper/config (before 3.5), leave the list as it is: logged once at
+ * INFO, and the statistics say why ("ensemble" in docs/STATISTICS.md,
+ * which also gives the configuration's version). A client that does not
+ * follow keeps its list: when every server of it has left the ensemble it
+ * can no longer reconnect, and loses its session.
+ * on = 0: stop following (the list stays as it is). ZKL_EINVAL for other
+ * values; ZKL_ECLOSED after zkl_client_close.
+ */
+ZKL_API int zkl_client_follow_ensemble(zkl_client *c, int on);
 
 /* Current ZKL_SESSION_* state (>= 1). */
 ZKL_API int zkl_client_state(zkl_client *c);

@@ -359,6 +359,23 @@ int zkl_client_stats(zkl_client *c, char **json, size_t *len) {
   });
 }
 
+int zkl_client_set_servers(zkl_client *c, const char *servers) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    return client->SetServers(servers);
+  });
+}
+
+int zkl_client_follow_ensemble(zkl_client *c, int on) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (on != 0 && on != 1) return ZKL_EINVAL;
+    return client->FollowEnsemble(on == 1);
+  });
+}
+
 int zkl_client_fd(zkl_client *c) {
   return Guard([&] {
     auto client = GetClient(c);

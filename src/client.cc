@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "client_options.h"
+#include "ensemble_config.h"
 #include "json.h"
 #include "paths.h"
 
@@ -17,6 +18,7 @@ struct Request {
   std::string path;
   absl::Time sent;
   bool heartbeat = false;  // a sync that feeds the quorum proof
+  bool ensemble_config = false;  // a read of /zookeeper/config
 };
 
 namespace {
@@ -24,6 +26,9 @@ namespace {
 // Log lines waiting for dispatch beyond this are dropped (and counted), so a
 // host that never dispatches cannot make zkl grow without bound.
 constexpr size_t kMaxPendingLogs = 1000;
+
+// The watch on /zookeeper/config: an odd number, which no handle id is.
+constexpr uint64_t kEnsembleWatcher = 1;
 
 // The longest time between two PINGs of the leader to a follower, which
 // forward the session's touches (quorum_proof.h): tickTime / 2, and the
@@ -68,6 +73,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
 
   std::shared_ptr<Client> c(new Client());
   c->connect_.hosts = std::move(hosts);
+  if (opts.chroot != nullptr) c->chroot_ = opts.chroot;
   c->connect_.session_timeout_ms = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
   c->connect_.creator_acl = opts.acl == ZKL_ACL_CREATOR;
   if (opts.digest_auth) c->connect_.digest = opts.digest_auth;
@@ -107,8 +113,12 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
     MutexLock lock(&c->mu_);
     c->connecting_since_ = MonoNow();
     if (c->stats_interval_ms_ > 0) c->stats_due_ = MonoNow() + absl::Milliseconds(c->stats_interval_ms_);
+    c->servers_ = opts.servers;
     if (int rc = c->StartSession()) {
       c->WipeSecrets();
+      if (rc == ZKL_ECONNECTION && why != nullptr) {
+        *why = "servers: not one name of \"" + Printable(opts.servers, 200) + "\" resolves";
+      }
       return rc;
     }
   }
@@ -263,22 +273,42 @@ void Client::KickLoop() {
 }
 
 absl::Time Client::NextDeadline() const {
-  if (renew_session_ || stop_) return absl::InfinitePast();
+  if (stop_ || !ensemble_pending_.empty()) return absl::InfinitePast();
   absl::Time next = std::min(lost_deadline_, HeartbeatDue());
+  if (renew_session_) next = std::min(next, renew_at_);
   if (!timers_.empty()) next = std::min(next, timers_.begin()->first);
   if (held_ > 0 && !bound_lapsed_ && connected()) next = std::min(next, LeaseDeadline());
   return std::min(next, stats_due_);
 }
 
 void Client::RunDueWork() {
-  if (renew_session_ && !closed_) {
+  if (renew_session_ && !closed_ && renew_at_ <= MonoNow()) {
+    bool retry = renew_at_ != absl::InfinitePast();  // the last start failed (and said so)
     renew_session_ = false;
+    renew_at_ = absl::InfinitePast();
     EndSession();
     connecting_since_ = MonoNow();
     if (int rc = StartSession()) {
-      // Could not even allocate a handle: try again shortly.
-      Log(ZKL_LOG_ERROR, "zkl", std::string("cannot start a session: ") + zkl_strerror(rc));
+      // Could not even allocate a handle, or not one name of the list
+      // resolves: try again shortly (not at once: a DNS outage must not
+      // spin the loop), and say it once.
+      if (!retry) {
+        Log(ZKL_LOG_ERROR, "zkl", std::string("cannot start a session: ") + zkl_strerror(rc) +
+                                      (rc == ZKL_ECONNECTION ? " (not one name of " + servers_ + " resolves)" : "") +
+                                      "; trying again every " + std::to_string(ZkSession::kResolveRetryMs) + " ms");
+      }
       renew_session_ = true;
+      renew_at_ = MonoNow() + absl::Milliseconds(ZkSession::kResolveRetryMs);
+    }
+  }
+  if (!ensemble_pending_.empty()) {
+    std::string list = std::move(ensemble_pending_);
+    ensemble_pending_.clear();
+    char version[40];
+    std::snprintf(version, sizeof version, "0x%llx", static_cast<unsigned long long>(ensemble_version_));
+    if (follow_ensemble_ && !closed_ && ApplyServers(list, std::string("the ensemble's configuration ") + version) != ZKL_OK) {
+      Log(ZKL_LOG_WARN, "zkl", "the ensemble's configuration " + std::string(version) + " lists " + list +
+                                   ", but not one of its names resolves: the server list stays " + servers_);
     }
   }
   absl::Time now = MonoNow();
@@ -472,7 +502,10 @@ void Client::OnZkState(ZkState zstate) {
   if (closed_) return;
   if (zstate == ZkState::kConnected) {
     uint64_t sid = session_->session_id();
-    bool same = session_id_ != 0 && sid == session_id_ && state_ == ZKL_SESSION_SUSPENDED;
+    // The same session id is the same session, even when the disconnect
+    // went unreported (the C client closed a connection silently): its
+    // nodes and watches are the ones this client set up.
+    bool same = session_id_ != 0 && sid == session_id_;
     session_id_ = sid;
     negotiated_timeout_ms_ = session_->negotiated_timeout_ms();
     lost_deadline_ = absl::InfiniteFuture();
@@ -504,6 +537,8 @@ void Client::OnZkState(ZkState zstate) {
     Log(ZKL_LOG_INFO, "zkl", line);
     SetState(same ? ZKL_SESSION_RECONNECTED : ZKL_SESSION_CONNECTED);
     for (auto &l : LiveListeners()) l->OnConnected(same);
+    // A new session has no watch; a resumed one may have missed a change.
+    ReadEnsembleConfig();
   } else if (zstate == ZkState::kConnecting) {
     if (!connected()) return;  // no session yet, or already suspended
     Log(ZKL_LOG_WARN, "zkl", "disconnected from ZooKeeper; the session may live");
@@ -600,6 +635,10 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
       ProofAdvanced();
     }
   }
+  if (req->ensemble_config) {
+    OnEnsembleConfig(zr);
+    return;
+  }
   std::shared_ptr<Listener> l = req->listener.lock();
   if (!l) return;
   Reply r;
@@ -620,6 +659,10 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
 void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) {
   if (closed_) return;
   ++watch_events_;
+  if (watcher == kEnsembleWatcher) {
+    ReadEnsembleConfig();  // changed: read it again (and watch again)
+    return;
+  }
   auto it = listeners_.find(watcher);
   if (it == listeners_.end()) return;
   if (auto l = it->second.lock()) l->OnWatch(type, std::string(path));
@@ -809,6 +852,81 @@ int Client::ConnectError(std::string *why) {
   return connect_failures_.Newest();
 }
 
+int Client::SetServers(const char *servers) {
+  // The one rule of zkl_client_options.servers (CheckClientOptions).
+  if (servers == nullptr || ValidateServers(servers) != ZKL_OK) return ZKL_EINVAL;
+  MutexLock lock(&mu_);
+  if (closed_) return ZKL_ECLOSED;
+  return ApplyServers(servers, "zkl_client_set_servers");
+}
+
+int Client::ApplyServers(const std::string &servers, const std::string &cause) {
+  // Without a session (a new one is due) the next one starts from the list.
+  if (session_ && session_->SetServers(servers) != ZkRc::kOk) return ZKL_ECONNECTION;
+  if (servers == servers_) return ZKL_OK;  // resolved again, nothing else changes
+  std::string was = std::move(servers_);
+  servers_ = servers;
+  connect_.hosts = servers_ + chroot_;
+  connect_failures_.ForgetServers();
+  ++server_list_changes_;
+  Log(ZKL_LOG_INFO, "zkl", "server list " + servers_ + " (was " + was + "), from " + cause);
+  KickLoop();  // the connection may have moved: the loop plans anew
+  changed_.SignalAll();
+  return ZKL_OK;
+}
+
+int Client::FollowEnsemble(bool on) {
+  MutexLock lock(&mu_);
+  if (closed_) return ZKL_ECLOSED;
+  if (on == follow_ensemble_) return ZKL_OK;
+  follow_ensemble_ = on;
+  ensemble_pending_.clear();
+  ensemble_not_followed_.clear();
+  ReadEnsembleConfig();
+  return ZKL_OK;
+}
+
+void Client::ReadEnsembleConfig() {
+  // Not connected: the read follows the next connection (OnZkState).
+  if (!follow_ensemble_ || closed_ || !zk_connected()) return;
+  Request *req = NewRequest(nullptr, 0, "/zookeeper/config");
+  req->ensemble_config = true;
+  Submit(req, [&](Request *r) { return session_->GetConfig(r, kEnsembleWatcher); });
+}
+
+void Client::OnEnsembleConfig(const ZkReply &zr) {
+  if (!follow_ensemble_) return;
+  if (zr.from_server) ++ensemble_reads_;
+  if (zr.rc == ZkRc::kNoNode) {
+    return EnsembleNotFollowed("the servers publish no /zookeeper/config (ZooKeeper before 3.5)");
+  }
+  if (zr.rc != ZkRc::kOk) {
+    if (IsConnectionError(zr.rc) || IsSessionGone(zr.rc)) return;  // read again on connecting
+    return EnsembleNotFollowed(std::string("reading /zookeeper/config failed: ") + zkl_strerror(ZkError(zr.rc)));
+  }
+  EnsembleConfig config;
+  std::string why;
+  if (!ParseEnsembleConfig(zr.data, &config, &why)) return EnsembleNotFollowed("/zookeeper/config: " + why);
+  ensemble_version_ = config.version;
+  ensemble_members_ = static_cast<int>(config.members.size());
+  std::string list = ClientServers(config, &why);
+  if (list.empty()) return EnsembleNotFollowed("the ensemble's configuration: " + why);
+  ensemble_not_followed_.clear();
+  if (SameServers(list, servers_)) {
+    ensemble_pending_.clear();
+    return;
+  }
+  ensemble_pending_ = std::move(list);
+  KickLoop();
+}
+
+void Client::EnsembleNotFollowed(std::string why) {
+  if (why == ensemble_not_followed_) return;  // said already
+  ensemble_not_followed_ = std::move(why);
+  Log(ZKL_LOG_INFO, "zkl", "not following the ensemble's configuration: " + ensemble_not_followed_ +
+                               "; the server list stays " + servers_);
+}
+
 int Client::State() {
   MutexLock lock(&mu_);
   return state_;
@@ -855,6 +973,22 @@ void Client::WriteStats(JsonWriter &j) {
   j.Key("client").BeginObject();
   j.Field("state", StateName(state_));
   j.Field("io", host_driven_ ? "host" : "thread");
+  j.Field("servers", servers_);
+  j.Field("server", session_ ? session_->CurrentServer() : std::string());
+  j.Field("server_list_changes", server_list_changes_);
+  j.Key("ensemble").BeginObject();
+  j.Field("following", follow_ensemble_);
+  if (follow_ensemble_) {
+    char version[40] = "";
+    if (ensemble_version_ != 0) {
+      std::snprintf(version, sizeof version, "0x%llx", static_cast<unsigned long long>(ensemble_version_));
+    }
+    j.Field("config_version", version);
+    j.Field("members", ensemble_members_);
+    j.Field("reads", ensemble_reads_);
+    j.Field("not_followed", ensemble_not_followed_);
+  }
+  j.EndObject();
   char sid[32];
   std::snprintf(sid, sizeof sid, "0x%llx", static_cast<unsigned long long>(session_id_));
   j.Field("session_id", sid);

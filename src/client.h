@@ -111,6 +111,11 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // zkl_client_wait: 1 when an event is pending, 0 on timeout or wakeup.
   int WaitForEvent(int64_t timeout_ms);
   void Wakeup();
+  // zkl_client_set_servers: replaces the server list (the rule of
+  // zkl_client_options.servers; the chroot stays).
+  int SetServers(const char *servers);
+  // zkl_client_follow_ensemble: the list follows /zookeeper/config.
+  int FollowEnsemble(bool on);
   // The statistics document (docs/STATISTICS.md); with `only` a handle id,
   // just that handle's object.
   std::string StatsJson(uint64_t only = 0);
@@ -195,6 +200,16 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void ProofAdvanced() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Time NextDeadline() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RunDueWork() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Puts `servers` in force: the session moves if it must (ZkSession::
+  // SetServers), and the next session starts from it. `cause` goes in the
+  // log line. Never from inside a callback of the session (it calls in).
+  int ApplyServers(const std::string &servers, const std::string &cause)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Following the ensemble: read /zookeeper/config with a watch; take what
+  // it says (ensemble_config.h), or say once why not.
+  void ReadEnsembleConfig() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnEnsembleConfig(const ZkReply &reply) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EnsembleNotFollowed(std::string why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetState(int state, int error = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Wakes the loop if it sleeps on a plan that no longer fits.
   void KickLoop() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -211,9 +226,11 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void PrepareIo(IoPlan *plan) override;
   void OnIo(bool readable, bool writable, bool woken) override;
 
-  // Options (immutable after Create; the secrets in connect_ are wiped by
-  // Close, under mu_).
+  // Options (immutable after Create, but for connect_.hosts, which
+  // SetServers and the followed ensemble change under mu_; the secrets in
+  // connect_ are wiped by Close, under mu_).
   ZkConnectParams connect_;
+  std::string chroot_;  // "" or "/..."
   int32_t lost_after_ms_ = 0;
   bool host_driven_ = false;
   zkl_event_cb session_cb_ = nullptr;
@@ -246,6 +263,21 @@ class Client : public Handle, private ZkSink, private IoDriver {
   IoPlan planned_ ABSL_GUARDED_BY(mu_);
   bool wakeup_ ABSL_GUARDED_BY(mu_) = false;  // zkl_client_wakeup in host mode
   bool handover_ ABSL_GUARDED_BY(mu_) = false;  // a dispatch waits to drive
+
+  // A session that could not even start (not one name resolves) is tried
+  // again at this moment, not at once.
+  absl::Time renew_at_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // The server list in force (without the chroot), and the ensemble's.
+  std::string servers_ ABSL_GUARDED_BY(mu_);
+  uint64_t server_list_changes_ ABSL_GUARDED_BY(mu_) = 0;
+  bool follow_ensemble_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t ensemble_version_ ABSL_GUARDED_BY(mu_) = 0;  // of the last configuration read
+  int ensemble_members_ ABSL_GUARDED_BY(mu_) = 0;       // its servers
+  uint64_t ensemble_reads_ ABSL_GUARDED_BY(mu_) = 0;    // answers to reads of it
+  std::string ensemble_not_followed_ ABSL_GUARDED_BY(mu_);  // why not ("": followed)
+  // A list the configuration gave, applied by the loop (RunDueWork): not
+  // from inside the reply's callback, which runs inside the C client.
+  std::string ensemble_pending_ ABSL_GUARDED_BY(mu_);
 
   absl::Time lost_deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   // What the leader provably saw of the session (sync heartbeats).

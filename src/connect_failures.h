@@ -33,6 +33,9 @@ class ConnectFailures {
   std::string Record(ConnectFailure f, absl::Time now);
   // The server connected: its failures are history.
   void Connected(std::string_view server);
+  // A new server list (zkl_client_set_servers): the kept failures were the
+  // old list's (the counts per layer stay).
+  void ForgetServers() { entries_.clear(); }
 
   // The newest kept failure's code, or 0.
   int Newest() const;

@@ -424,6 +424,9 @@ void Contender::OnReply(const Reply &r) {
           Check();
         }
       } else if (IsConnectionError(r.rc)) {
+        // The watch may be set on no server (the C client restores only
+        // the watches whose reads were answered): set it again.
+        watched_.clear();
         ResyncWhenConnected();
       }
       break;

@@ -5,6 +5,7 @@
 #include "zookeeper.h"
 
 #include <dlfcn.h>
+#include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -71,6 +72,12 @@ struct ZkSession::Impl {
   // when the newest began (GetInterest notes it).
   int attempt_ms = 0;
   int attempt_ms_in_force = 0;
+  bool attempt_ms_auto = false;  // a share of the session timeout per server
+  int session_timeout_ms = 0;
+  // The server list as the C client has it (no chroot), and whether not
+  // one of its names resolved at the last try (said once, in the log).
+  std::string servers;
+  bool resolve_failing = false;
   long attempts_seen = 0;
   absl::Time attempt_started = absl::InfinitePast();
 };
@@ -651,6 +658,60 @@ std::string DefaultSaslHost(const std::string &hosts) {
   }
   return names.size() == 1 ? *names.begin() : std::string();
 }
+
+// The entries of a server list ("a:1,b:2" -> {"a:1", "b:2"}).
+std::vector<std::string> ServerEntries(const std::string &list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    out.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+// The server list in the C client's form: it takes the port after the last
+// ':' and hands the rest to getaddrinfo, so an IPv6 address goes without
+// the brackets zkl's form has ("[::1]:2181" -> "::1:2181"). A chroot
+// ("/..." after the list) is kept.
+std::string CClientHosts(const std::string &hosts) {
+  size_t slash = hosts.find('/');
+  std::string out;
+  for (std::string entry : ServerEntries(hosts.substr(0, slash))) {
+    size_t close = entry.find("]:");
+    if (!entry.empty() && entry[0] == '[' && close != std::string::npos) {
+      entry = entry.substr(1, close - 1) + entry.substr(close + 1);
+    }
+    if (!out.empty()) out += ',';
+    out += entry;
+  }
+  return slash == std::string::npos ? out : out + hosts.substr(slash);
+}
+
+// Some name of a list in the C client's form resolves (getaddrinfo).
+bool AnyNameResolves(const std::string &servers) {
+  for (const std::string &entry : ServerEntries(servers)) {
+    size_t colon = entry.rfind(':');
+    if (colon == std::string::npos) continue;
+    struct addrinfo hints {};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    struct addrinfo *res = nullptr;
+    if (getaddrinfo(entry.substr(0, colon).c_str(), entry.substr(colon + 1).c_str(), &hints, &res) == 0) {
+      freeaddrinfo(res);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The attempt bound when none is configured: a share of the session
+// timeout for each server of the list (a silent one costs only its share).
+int AutoAttemptMs(int session_timeout_ms, int servers) {
+  return std::max(session_timeout_ms / std::max(3, servers), 1);
+}
 }  // namespace
 
 void WipeSecret(std::string &secret) {
@@ -785,8 +846,10 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     sasl.host = sasl_host.empty() ? nullptr : sasl_host.c_str();  // copied by the C client
     sasl.callbacks = impl->sasl_callbacks;
   }
+  const std::string hosts = CClientHosts(params.hosts);
+  impl->servers = hosts.substr(0, hosts.find('/'));
   if (params.tls_ca_file.empty() && sasl_params == nullptr) {
-    impl->zh = zookeeper_init2(params.hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
+    impl->zh = zookeeper_init2(hosts.c_str(), &SessionWatcher, params.session_timeout_ms,
                                nullptr, impl.get(), ZOO_NO_LOG_CLIENTENV, &LogLine);
   } else {
     // Our patched client (0004): a verified, non-blocking TLS handshake.
@@ -800,26 +863,36 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     tls.key_password = OrNull(params.tls_key_password);
     tls.verify_hostname = params.tls_verify_hostname ? 1 : 0;
     errno = 0;
-    impl->zh = zookeeper_init_secure(params.hosts.c_str(), &SessionWatcher,
+    impl->zh = zookeeper_init_secure(hosts.c_str(), &SessionWatcher,
                                      params.session_timeout_ms, nullptr, impl.get(),
                                      ZOO_NO_LOG_CLIENTENV, &LogLine,
                                      params.tls_ca_file.empty() ? nullptr : &tls, sasl_params);
   }
   if (impl->zh == nullptr) {
     // EPROTO: a TLS file could not be read (or the key's passphrase is wrong).
-    *error = errno == EINVAL ? ZKL_EINVAL : errno == EPROTO ? ZKL_ECERT
-             : errno == ENOTSUP ? ZKL_ENOTSUP : ZKL_ENOMEM;
+    // ENOENT or EINVAL (getaddrinfo's errors; zkl checked the rest): not
+    // one name of the list resolves, which is no invalid argument.
+    int e = errno;
+    bool unresolved = (e == ENOENT || e == EINVAL) && !AnyNameResolves(impl->servers);
+    *error = unresolved ? ZKL_ECONNECTION : e == EINVAL ? ZKL_EINVAL : e == EPROTO ? ZKL_ECERT
+             : e == ENOTSUP ? ZKL_ENOTSUP : ZKL_ENOMEM;
     Wipe(impl->digest);
     Wipe(impl->sasl_password);
     return nullptr;
   }
   int attempt_ms = params.connect_timeout_ms;
-  if (attempt_ms <= 0) attempt_ms = params.session_timeout_ms / std::max(3, zoo_server_count(impl->zh));
+  impl->attempt_ms_auto = attempt_ms <= 0;
+  impl->session_timeout_ms = params.session_timeout_ms;
+  if (impl->attempt_ms_auto) attempt_ms = AutoAttemptMs(params.session_timeout_ms, zoo_server_count(impl->zh));
   impl->attempt_ms = impl->attempt_ms_in_force = std::max(attempt_ms, 1);
   zoo_set_connect_timeout(impl->zh, impl->attempt_ms);
   zoo_set_connect_failure_fn(impl->zh, &ConnectFailed, impl.get());
-  // The C client otherwise re-resolves the host list on every loop
-  // iteration; reconnects still resolve.
+  // The C client otherwise resolves the host list again on every call of
+  // zookeeper_interest, connected or not; with -1 it does so only while it
+  // has no socket: before each connection attempt (update_addrs skips the
+  // resolution only when a socket exists and the delay is -1). So names are
+  // resolved at the start and at every reconnect attempt, never while
+  // connected (zk_session.h, zkl.h at servers).
   zoo_set_servers_resolution_delay(impl->zh, -1);
   if (!impl->digest.empty()) {
     zoo_add_auth(impl->zh, "digest", impl->digest.data(), static_cast<int>(impl->digest.size()),
@@ -861,6 +934,22 @@ ZkRc ZkSession::GetInterest(Interest *out) {
   out->read = (interest & ZOOKEEPER_READ) != 0;
   out->write = (interest & ZOOKEEPER_WRITE) != 0;
   out->timeout_ms = static_cast<int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
+  if (zrc == ZSYSTEMERROR && fd == -1) {
+    // The resolution before an attempt found not one address (or a socket
+    // could not be made): zookeeper_interest returned before connecting,
+    // without a timeout. Try again in a while, not at once (a DNS outage
+    // must not spin the loop).
+    out->timeout_ms = kResolveRetryMs;
+    if (!impl_->resolve_failing) {
+      impl_->resolve_failing = true;
+      impl_->sink->OnZkLog(ZKL_LOG_WARN, "not one server of " + impl_->servers +
+                                             " can be tried (no name resolves, or no socket): "
+                                             "trying again every " +
+                                             std::to_string(kResolveRetryMs) + " ms");
+    }
+  } else if (fd != -1) {
+    impl_->resolve_failing = false;
+  }
   return FromCode(zrc);
 }
 
@@ -905,6 +994,31 @@ ZkRc ZkSession::Exists(void *request, const std::string &path, uint64_t watcher)
 ZkRc ZkSession::Sync(void *request, const std::string &path) {
   Running running(impl_.get());
   return FromCode(zoo_async(impl_->zh, path.c_str(), &SyncDone, request));
+}
+
+ZkRc ZkSession::GetConfig(void *request, uint64_t watcher) {
+  Running running(impl_.get());
+  return FromCode(zoo_awgetconfig(impl_->zh, watcher ? &NodeWatcher : nullptr,
+                                  reinterpret_cast<void *>(watcher), &DataDone, request));
+}
+
+ZkRc ZkSession::SetServers(const std::string &servers) {
+  Running running(impl_.get());
+  std::string hosts = CClientHosts(servers);
+  int zrc = zoo_set_servers(impl_->zh, hosts.c_str());
+  if (zrc != ZOK) {
+    // Nothing resolved, so nothing moved; but the C client keeps the new
+    // string (to resolve before its next attempt): the old one goes back.
+    zoo_set_servers(impl_->zh, impl_->servers.c_str());
+    return ZkRc::kOther;
+  }
+  impl_->servers = std::move(hosts);
+  if (impl_->attempt_ms_auto) {
+    impl_->attempt_ms = AutoAttemptMs(impl_->session_timeout_ms, zoo_server_count(impl_->zh));
+    impl_->attempt_ms_in_force = impl_->attempt_ms;
+    zoo_set_connect_timeout(impl_->zh, impl_->attempt_ms);
+  }
+  return ZkRc::kOk;
 }
 
 ZkRc ZkSession::SetData(void *request, const std::string &path, std::string_view data,

@@ -182,6 +182,19 @@ class ZkSession {
   // The server we talk to catches up with the leader; answered after the
   // leader has seen it (a follower forwards it, see quorum_proof.h).
   ZkRc Sync(void *request, const std::string &path);
+  // Reads the ensemble's configuration (/zookeeper/config, 3.5+; the same
+  // node whatever the chroot). `watcher` != 0 sets a watch.
+  ZkRc GetConfig(void *request, uint64_t watcher);
+
+  // Replaces the server list ("host:port,...", no chroot). The C client
+  // (zoo_set_servers) resolves it now, and leaves its server when that is
+  // no longer listed, or, when the list grew, with the probability that
+  // spreads clients evenly over it (ZOOKEEPER-1355): the move is an
+  // ordinary disconnect (kConnecting; requests in flight fail with
+  // kConnectionLoss; patch 0007), and the same session resumes on another
+  // server. kOk; kOther when not a name of it resolves (the list stays).
+  // May run callbacks: never call it from inside one of this session's.
+  ZkRc SetServers(const std::string &servers);
 
   // --- state ---
   bool connected() const;
@@ -197,6 +210,11 @@ class ZkSession {
   int LastConnectError() const;
   // How many addresses the host list resolved to.
   int ServerCount() const;
+  // Host names are resolved (getaddrinfo, on the thread that drives the
+  // I/O) when the session starts, and again before each connection attempt
+  // (whenever the C client has no socket), never while connected. When not
+  // one resolves, GetInterest asks to be called again after this long.
+  static constexpr int kResolveRetryMs = 1000;
   // The address connected to, or last tried ("ip:port").
   std::string CurrentServer() const;
   // A moment (MonoNow) no later than the start of the current connection

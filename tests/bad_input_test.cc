@@ -23,6 +23,8 @@ TEST(BadInput, NullHandles) {
   EXPECT_EQ(zkl_client_dispatch(nullptr, 0), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_client_wait(nullptr, 0), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_client_state(nullptr), ZKL_EBADHANDLE);
+  EXPECT_EQ(zkl_client_set_servers(nullptr, "127.0.0.1:2181"), ZKL_EBADHANDLE);
+  EXPECT_EQ(zkl_client_follow_ensemble(nullptr, 1), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_acquire(nullptr, 1, 0), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_try_acquire(nullptr, 1), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_acquire_async(nullptr, 1, 0), ZKL_EBADHANDLE);
@@ -49,6 +51,8 @@ TEST(BadInput, NullArguments) {
   EXPECT_EQ(zkl_lock_new(c.get(), "/x", &o, nullptr), ZKL_EINVAL);
   EXPECT_EQ(zkl_client_session_id(c.get(), nullptr), ZKL_EINVAL);
   EXPECT_EQ(zkl_client_next_event(c.get(), nullptr), ZKL_EINVAL);
+  EXPECT_EQ(zkl_client_set_servers(c.get(), nullptr), ZKL_EINVAL);
+  EXPECT_EQ(zkl_client_follow_ensemble(c.get(), 2), ZKL_EINVAL);
   EXPECT_EQ(zkl_event_type(nullptr), ZKL_EINVAL);
   zkl_event_free(nullptr);  // accepted
   auto lock = NewLock(c.get(), UniquePath("nullargs"));
@@ -103,6 +107,13 @@ TEST_P(BadServers, AreRejectedBeforeConnecting) {
   zkl_client *c = nullptr;
   EXPECT_EQ(zkl_client_new(&co, &c), ZKL_EINVAL) << GetParam();
   EXPECT_EQ(c, nullptr);
+}
+
+// zkl_client_set_servers takes the same rule.
+TEST_P(BadServers, AreRejectedBySetServers) {
+  ClientPtr client = NewClient();
+  EXPECT_EQ(zkl_client_set_servers(client.get(), GetParam().c_str()), ZKL_EINVAL) << GetParam();
+  EXPECT_EQ(zkl_client_state(client.get()), ZKL_SESSION_CONNECTED);
 }
 
 INSTANTIATE_TEST_SUITE_P(Rows, BadServers,
@@ -166,6 +177,8 @@ TEST(BadInput, DestroyedHandles) {
   ASSERT_EQ(zkl_client_destroy(c), 0);
   EXPECT_EQ(zkl_client_destroy(c), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_client_state(c), ZKL_EBADHANDLE);
+  EXPECT_EQ(zkl_client_set_servers(c, Server().connect().c_str()), ZKL_EBADHANDLE);
+  EXPECT_EQ(zkl_client_follow_ensemble(c, 1), ZKL_EBADHANDLE);
   EXPECT_EQ(zkl_lock_new(c, path.c_str(), &o, &l), ZKL_EBADHANDLE);
   // A lock of a destroyed client: the client is closed under it.
   EXPECT_EQ(zkl_lock_acquire(l2, 1, 0), ZKL_ECLOSED);
@@ -220,6 +233,8 @@ TEST(BadInput, AcquireOnClosedClient) {
   zkl_lock *l2 = nullptr;
   EXPECT_EQ(zkl_lock_new(c, path.c_str(), &o, &l2), ZKL_ECLOSED);
   EXPECT_EQ(zkl_client_wait_connected(c, 100), ZKL_ECLOSED);
+  EXPECT_EQ(zkl_client_set_servers(c, Server().connect().c_str()), ZKL_ECLOSED);
+  EXPECT_EQ(zkl_client_follow_ensemble(c, 1), ZKL_ECLOSED);
   EXPECT_EQ(zkl_lock_destroy(l), 0);
   EXPECT_EQ(zkl_client_destroy(c), 0);
   EXPECT_TRUE(Children(path).empty());

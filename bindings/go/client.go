@@ -185,6 +185,10 @@ type Config struct {
 	ACL        ACL    // ACL of created nodes (ACLOpen)
 	TLS        *TLSConfig
 	SASL       *SASLConfig
+	// FollowEnsemble, when true, lets the server list follow the
+	// ensemble's configuration (ZooKeeper 3.5+ dynamic reconfiguration):
+	// NewClient calls FollowEnsemble(true) right after creating the client.
+	FollowEnsemble bool
 	// Logger receives zkl's log lines (and its ZooKeeper client's), with
 	// their level mapped (ERROR, WARN, INFO, DEBUG) and the attribute
 	// "component" ("zkl", "zookeeper", "tls", "sasl"). nil: slog.Default(),
@@ -376,6 +380,12 @@ func NewClient(cfg Config) (*Client, error) {
 		return nil, &OpError{Op: "new client", Err: Errno(zklEinternal)}
 	}
 	go c.pump(raw)
+	if cfg.FollowEnsemble {
+		if err := c.FollowEnsemble(true); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -664,6 +674,44 @@ func (c *Client) connectReason(code Errno) string {
 		return ""
 	}
 	return C.GoString(C.zkl_strerror(C.int(code))) + " (" + detail + ")"
+}
+
+// SetServers replaces the server list ("host:port,host:port", as
+// Config.Servers) of the running client; the chroot stays, and so do the
+// session and its holds. When the current server is no longer listed (or,
+// the list having grown, to spread clients evenly) the client moves: a
+// disconnect, so holds see EventSuspended then EventRestored with the same
+// tokens. Errors (Op "set servers"): ErrInvalid for an empty or malformed
+// list, ErrConnection when no name of it resolves (the old list stays),
+// ErrClosed after Close.
+func (c *Client) SetServers(servers string) error {
+	if strings.IndexByte(servers, 0) >= 0 {
+		return &OpError{Op: "set servers", Err: Errno(zklEinval)}
+	}
+	cs := C.CString(servers)
+	defer C.free(unsafe.Pointer(cs))
+	if rc := C.zkl_client_set_servers(c.c, cs); rc != 0 {
+		return c.err("set servers", "", rc)
+	}
+	return nil
+}
+
+// FollowEnsemble(true) lets the server list follow the ensemble's
+// configuration (/zookeeper/config, ZooKeeper 3.5+ dynamic
+// reconfiguration), so that servers can be added and removed without
+// reconfiguring clients; a server without one (before 3.5, or a static
+// configuration) leaves the list as it is, and the statistics' "ensemble"
+// says why. FollowEnsemble(false) stops following (the list stays).
+// ErrClosed (Op "follow ensemble") after Close.
+func (c *Client) FollowEnsemble(on bool) error {
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	if rc := C.zkl_client_follow_ensemble(c.c, v); rc != 0 {
+		return c.err("follow ensemble", "", rc)
+	}
+	return nil
 }
 
 // SessionID returns the current session id (0 while there is none).

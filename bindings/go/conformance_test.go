@@ -589,6 +589,95 @@ func TestConformance_stats_document(t *testing.T) {
 	l.Unlock()
 }
 
+func TestConformance_set_servers_keeps_session(t *testing.T) {
+	// The suite's server and one that refuses (127.0.0.1:1); the new list
+	// is the suite's server alone, the one the client is connected to.
+	c := connect(t, zkl.Config{Servers: servers + ",127.0.0.1:1"})
+	l := heldLock(t, c, uniquePath(t))
+	id := c.SessionID()
+	token, err := l.FencingToken()
+	if err != nil || id == 0 {
+		t.Fatalf("session %#x, token %d: %v", id, token, err)
+	}
+	// The second time the list in force is given again: nothing changes.
+	for i := 0; i < 2; i++ {
+		if err := c.SetServers(servers); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.SessionID(); got != id {
+			t.Fatalf("session %#x after SetServers, was %#x", got, id)
+		}
+		if !l.IsHeld() {
+			t.Fatal("not held after SetServers")
+		}
+		if got, err := l.FencingToken(); err != nil || got != token {
+			t.Fatalf("token %d (%v) after SetServers, was %d", got, err, token)
+		}
+		cl := clientStats(t, c)
+		if cl["server_list_changes"] != 1.0 || cl["servers"] != servers {
+			t.Errorf("server_list_changes %v, servers %v", cl["server_list_changes"], cl["servers"])
+		}
+	}
+}
+
+func TestConformance_set_servers_errors(t *testing.T) {
+	c, err := zkl.Connect(ctxFor(t, 20*time.Second), zkl.Config{Servers: servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"", "nohostport", "a\x00b"} {
+		err := c.SetServers(bad)
+		var oe *zkl.OpError
+		if !errors.Is(err, zkl.ErrInvalid) || !errors.As(err, &oe) || oe.Op != "set servers" {
+			t.Errorf("SetServers(%q): %v", bad, err)
+		}
+	}
+	if c.SessionID() == 0 {
+		t.Error("a bad list ended the session")
+	}
+	c.Close()
+	if err := c.SetServers(servers); !errors.Is(err, zkl.ErrClosed) {
+		t.Errorf("SetServers after Close: %v", err)
+	}
+	var oe *zkl.OpError
+	if err := c.FollowEnsemble(true); !errors.Is(err, zkl.ErrClosed) || !errors.As(err, &oe) || oe.Op != "follow ensemble" {
+		t.Errorf("FollowEnsemble after Close: %v", err)
+	}
+}
+
+func TestConformance_follow_ensemble_standalone(t *testing.T) {
+	// A standalone server has no ensemble configuration to follow: the call
+	// succeeds, the list stays the suite's server, and the statistics say
+	// why it is not followed.
+	c := connect(t)
+	l := heldLock(t, c, uniquePath(t))
+	id := c.SessionID()
+	if err := c.FollowEnsemble(true); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "ensemble.not_followed", func() bool {
+		e, _ := clientStats(t, c)["ensemble"].(map[string]any)
+		why, _ := e["not_followed"].(string)
+		return e["following"] == true && why != ""
+	})
+	cl := clientStats(t, c)
+	if cl["servers"] != servers {
+		t.Errorf("servers %v, want %s", cl["servers"], servers)
+	}
+	if c.SessionID() != id || !l.IsHeld() {
+		t.Error("following a standalone server disturbed the session")
+	}
+	if err := c.FollowEnsemble(false); err != nil {
+		t.Fatal(err)
+	}
+	// The Config option does the same right after creation.
+	f := connect(t, zkl.Config{FollowEnsemble: true})
+	eventually(t, 20*time.Second, "Config.FollowEnsemble", func() bool {
+		e, _ := clientStats(t, f)["ensemble"].(map[string]any)
+		return e["following"] == true
+	})
+}
+
 // syncHandler is a slog handler that records log records.
 type syncHandler struct {
 	mu      sync.Mutex

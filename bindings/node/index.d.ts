@@ -108,6 +108,8 @@ export interface ClientOptions {
   digestAuth?: string;
   /** ACL of created nodes: 'open' (default) or 'creator' (requires digestAuth). */
   acl?: 'open' | 'creator';
+  /** true: followEnsemble(true) right after the client is created. */
+  followEnsemble?: boolean;
 }
 
 export interface ConnectOptions extends ClientOptions {
@@ -174,6 +176,18 @@ export class Client extends EventEmitter {
   readonly sessionPassword: Buffer;
   /** Statistics of the client and its handles. */
   stats(): Stats;
+  /**
+   * Replaces the server list ('host:port,...'); the session and its holds
+   * carry on. Rejects with ZKL_EINVAL (bad list), ZKL_ECONNECTION (no name
+   * resolves; the old list stays), ZKL_ECLOSED (after close()).
+   */
+  setServers(servers: string): Promise<void>;
+  /**
+   * true (default): the server list follows the ensemble's configuration
+   * (ZooKeeper 3.5+ reconfig); false: stop following. Throws ZKL_ECLOSED
+   * after close().
+   */
+  followEnsemble(on?: boolean): void;
 
   /**
    * Resolves once connected (timeout: default the client's connectTimeout).

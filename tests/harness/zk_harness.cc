@@ -499,6 +499,9 @@ void NetnsEnsemble::Netns(const std::vector<std::string>& args) {
 std::unique_ptr<NetnsEnsemble> NetnsEnsemble::Start(const NetnsOptions& o) {
   QuietZkClientLogs();
   if (o.servers < 1 || o.servers > 9) throw std::invalid_argument("servers must be 1..9");
+  if (o.spare_servers < 0 || o.servers + o.spare_servers > 9) {
+    throw std::invalid_argument("servers + spare_servers must be at most 9");
+  }
   if (o.clients < 0 || o.clients > 9) throw std::invalid_argument("clients must be 0..9");
   if (o.tick_ms < 1 || o.sync_limit < 1 || o.init_limit < 1) {
     throw std::invalid_argument("tick_ms, sync_limit and init_limit must be positive");
@@ -508,7 +511,8 @@ std::unique_ptr<NetnsEnsemble> NetnsEnsemble::Start(const NetnsOptions& o) {
   // A name left over by an earlier process with our pid: take the next one.
   for (int attempt = 0;; ++attempt) {
     std::string name = NextNetnsName();
-    std::vector<std::string> args{"up", name, std::to_string(o.servers), std::to_string(o.clients)};
+    std::vector<std::string> args{"up", name, std::to_string(o.servers + o.spare_servers),
+                                  std::to_string(o.clients)};
     std::vector<std::string> argv{ZkNetnsScript()};
     argv.insert(argv.end(), args.begin(), args.end());
     CommandResult r = RunCommand(argv);
@@ -662,6 +666,24 @@ void NetnsEnsemble::Stop() {
   for (auto& m : members_) m->paused_ = false;
 }
 
+int NetnsEnsemble::AddMember(bool observer) {
+  std::vector<std::string> args{"join", dir_};
+  if (observer) args.push_back("observer");
+  // The same patience as Start: a JVM on two busy cores.
+  RunScriptOrThrow(args, {"ZK_START_TIMEOUT=120"});
+  int k = size() + 1;
+  std::unique_ptr<ZkServer> m(new ZkServer(dir_ + "/node" + std::to_string(k), false));
+  m->ReadConnect();
+  members_.push_back(std::move(m));
+  return k;
+}
+
+std::string NetnsEnsemble::ServerSpec(int k) const {
+  std::string spec = ReadFile(member(k).dir() + "/spec");
+  if (spec.empty()) throw std::runtime_error("member " + std::to_string(k) + " has no spec (not a ZK_RECONFIG ensemble?)");
+  return spec;
+}
+
 // ---------------------------------------------------------------------------
 // ExpireSession
 
@@ -729,6 +751,110 @@ bool ExpireSession(const std::string& connect, int64_t session_id, const std::st
     if (state != ZOO_CONNECTED_STATE) return false;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------
+// Reconfiguration
+
+namespace {
+
+// A connected raw handle (or null when none connects before `deadline`).
+zhandle_t* ConnectRaw(const std::string& connect, SessionWaiter* w, Clock::time_point deadline) {
+  zhandle_t* zh = zookeeper_init(connect.c_str(), SessionWatcher, 10000, nullptr, w, 0);
+  if (zh == nullptr) return nullptr;
+  std::unique_lock<std::mutex> lock(w->mu);
+  if (!w->cv.wait_until(lock, deadline, [&] { return w->state == ZOO_CONNECTED_STATE; })) {
+    lock.unlock();
+    zookeeper_close(zh);
+    return nullptr;
+  }
+  return zh;
+}
+
+std::string GetConfig(zhandle_t* zh, int* rc) {
+  std::vector<char> buf(64 * 1024);
+  int len = static_cast<int>(buf.size());
+  struct Stat stat;
+  *rc = zoo_getconfig(zh, 0, buf.data(), &len, &stat);
+  return *rc == ZOK && len > 0 ? std::string(buf.data(), static_cast<size_t>(len)) : std::string();
+}
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+// The configuration has every joining server's line and no leaving id's.
+bool ConfigShows(const std::string& config, const std::string& joining, const std::string& leaving) {
+  std::string lines = "\n" + config + "\n";
+  for (const std::string& spec : SplitList(joining)) {
+    if (lines.find("\n" + spec.substr(0, spec.find('=') + 1)) == std::string::npos) return false;
+  }
+  for (const std::string& id : SplitList(leaving)) {
+    if (lines.find("\nserver." + id + "=") != std::string::npos) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ReconfigEnsemble(const std::string& connect, const std::string& joining,
+                             const std::string& leaving, Millis timeout) {
+  QuietZkClientLogs();
+  const auto deadline = Clock::now() + timeout;
+  std::string last = "no connection to " + connect;
+  while (Clock::now() < deadline) {
+    SessionWaiter w;
+    zhandle_t* zh = ConnectRaw(connect, &w, deadline);
+    if (zh == nullptr) break;
+    for (;;) {
+      std::vector<char> buf(64 * 1024);
+      int len = static_cast<int>(buf.size());
+      struct Stat stat;
+      int rc = zoo_reconfig(zh, joining.empty() ? nullptr : joining.c_str(),
+                            leaving.empty() ? nullptr : leaving.c_str(), nullptr, -1, buf.data(), &len, &stat);
+      if (rc == ZOK) {
+        zookeeper_close(zh);
+        return std::string(buf.data(), static_cast<size_t>(std::max(len, 0)));
+      }
+      last = std::string("zoo_reconfig: ") + zerror(rc);
+      // A change that committed before the answer was lost is done.
+      int get_rc = 0;
+      std::string config = GetConfig(zh, &get_rc);
+      if (get_rc == ZOK && ConfigShows(config, joining, leaving)) {
+        zookeeper_close(zh);
+        return config;
+      }
+      bool again = rc == ZNEWCONFIGNOQUORUM || rc == ZRECONFIGINPROGRESS || rc == ZCONNECTIONLOSS ||
+                   rc == ZOPERATIONTIMEOUT;
+      if (!again || Clock::now() >= deadline) {
+        zookeeper_close(zh);
+        throw std::runtime_error("reconfig (joining \"" + joining + "\", leaving \"" + leaving +
+                                 "\") failed: " + last + "; the configuration:\n" + config);
+      }
+      std::this_thread::sleep_for(Millis(200));  // a retry interval, bounded by the deadline
+      if (rc == ZCONNECTIONLOSS || rc == ZOPERATIONTIMEOUT) break;  // a new handle
+    }
+    zookeeper_close(zh);
+  }
+  throw std::runtime_error("reconfig (joining \"" + joining + "\", leaving \"" + leaving +
+                           "\") did not happen in time: " + last);
+}
+
+std::string EnsembleConfigOf(const std::string& connect, Millis timeout) {
+  QuietZkClientLogs();
+  SessionWaiter w;
+  zhandle_t* zh = ConnectRaw(connect, &w, Clock::now() + timeout);
+  if (zh == nullptr) return "";
+  int rc = 0;
+  std::string config = GetConfig(zh, &rc);
+  zookeeper_close(zh);
+  return config;
 }
 
 }  // namespace zkl_test

@@ -144,7 +144,13 @@ struct NetnsOptions {
   int init_limit = 10;  // in ticks
   // More zk-server settings ("KEY=VALUE", e.g. ZK_TLS_DIR); they override the
   // ones above (ZK_TICK_TIME, ZK_SYNC_LIMIT, ZK_INIT_LIMIT, ZK_HEAP=256m).
+  // ZK_RECONFIG=1 makes an ensemble whose membership can change (see
+  // NetnsEnsemble::AddMember, ReconfigEnsemble).
   std::vector<std::string> env;
+  // Namespaces for members that join later (AddMember): NAME-s(N+1) ..
+  // NAME-s(N+spare_servers), made but not started. servers + spare_servers
+  // is at most 9.
+  int spare_servers = 0;
 };
 
 // An N-member quorum with each server in a Linux network namespace of its own
@@ -224,6 +230,16 @@ class NetnsEnsemble {
 
   void Stop();  // stops all members (the namespaces stay).
 
+  // An ensemble started with ZK_RECONFIG=1 in NetnsOptions.env grows by one
+  // member: member size()+1 starts in its spare namespace (zk-server join)
+  // with the ensemble's current configuration plus itself, and serves as a
+  // non-voting follower until ReconfigEnsemble adds it (its line:
+  // ServerSpec). Returns its index. Throws std::runtime_error on failure.
+  int AddMember(bool observer = false);
+  // Member k's line for a reconfig ("server.K=10.77.0.1K:2888:3888:
+  // participant;10.77.0.1K:2181"); ZK_RECONFIG ensembles only.
+  std::string ServerSpec(int k) const;
+
  private:
   NetnsEnsemble() = default;
   void Netns(const std::vector<std::string>& args);
@@ -250,6 +266,23 @@ class NetnsEnsemble {
 // expiry event at least that long.
 bool ExpireSession(const std::string& connect, int64_t session_id,
                    const std::string& passwd, Millis timeout = Millis(15000));
+
+// ZooKeeper's dynamic reconfiguration through a raw ZooKeeper C client (no
+// zkl), for ensembles that allow it (zk-server ZK_RECONFIG=1): adds the
+// servers of `joining` (comma-separated server lines, e.g.
+// NetnsEnsemble::ServerSpec) and removes the ids of `leaving` ("1,2");
+// either may be "". Retries (bounded by `timeout`) while the ensemble cannot
+// take it yet (joiners not yet synced, another reconfig in progress, a
+// lost connection, after which a change that did commit is recognized in
+// the configuration). Returns the new configuration (the data of
+// /zookeeper/config); throws std::runtime_error on failure or timeout.
+std::string ReconfigEnsemble(const std::string& connect, const std::string& joining,
+                             const std::string& leaving, Millis timeout = Millis(60000));
+
+// The ensemble's configuration (the data of /zookeeper/config) as a client
+// reads it through a raw ZooKeeper C client, or "" when it cannot be read
+// within `timeout`.
+std::string EnsembleConfigOf(const std::string& connect, Millis timeout = Millis(15000));
 
 // Sets the ZooKeeper C client log level (process-wide) to ERROR, or to the
 // level named by $ZKL_ZK_CLIENT_LOG (error, warn, info, debug).  Called by

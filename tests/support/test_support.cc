@@ -201,6 +201,21 @@ InspectOpts InspectElection(int kind, int64_t timeout_ms) {
   return opts;
 }
 
+std::string StatString(zkl_client *c, const std::string &name) {
+  char *json = nullptr;
+  if (zkl_client_stats(c, &json, nullptr) != 0) {
+    ADD_FAILURE() << "zkl_client_stats failed";
+    return "";
+  }
+  std::string doc(json);
+  zkl_free(json);
+  std::string key = "\"" + name + "\":\"";
+  size_t at = doc.find(key);
+  if (at == std::string::npos) return "<no " + name + ">";
+  at += key.size();
+  return doc.substr(at, doc.find('"', at) - at);
+}
+
 uint64_t StatCounter(zkl_client *c, const std::string &name) {
   char *json = nullptr;
   if (zkl_client_stats(c, &json, nullptr) != 0) {

@@ -79,6 +79,8 @@ InspectOpts InspectElection(int kind, int64_t timeout_ms = 5000);
 // A counter of the client's statistics document ("requests",
 // "watch_events", "events", "sessions", "heartbeats", ...).
 uint64_t StatCounter(zkl_client *c, const std::string &name);
+// A string field of it ("servers", "server", "state", ...), or "<no NAME>".
+std::string StatString(zkl_client *c, const std::string &name);
 
 // The server's count of watches (4lw "wchs"), or -1.
 int TotalWatches();

@@ -723,6 +723,13 @@ class Client extends EventEmitter {
     }, (batch) => this._onEvents(batch));
     if (!Array.isArray(r)) throw new ZklError(r.errno, 'new client', { reason: r.message });
     [this._ctx, this._h] = r;
+    if (o.followEnsemble) {
+      const rc = native.clientFollowEnsemble(this._h, true);
+      if (rc < 0) {
+        native.clientDestroy(this._ctx);
+        throw new ZklError(rc, 'follow ensemble');
+      }
+    }
     this._connectTimeout = connectTimeout;
     this._handles = new Map();
     this._refs = 0;
@@ -754,6 +761,43 @@ class Client extends EventEmitter {
 
   /** Statistics of the client and its handles (docs/STATISTICS.md), parsed. */
   stats() { return parseStats(native.clientStats(this._h), 'stats'); }
+
+  /**
+   * Replaces the server list ('host:port,host:port', as the constructor's)
+   * of the running client; the chroot stays, and so do the session and its
+   * holds. When the current server is no longer listed (or, the list having
+   * grown, to spread clients evenly) the client moves: a disconnect, so
+   * holds see 'suspended' then 'restored' with the same tokens. Resolves
+   * once the list is in force (the names are resolved on the thread pool);
+   * rejects with ZklError ZKL_EINVAL for an empty or malformed list,
+   * ZKL_ECONNECTION when no name of it resolves (the old list stays),
+   * ZKL_ECLOSED after close().
+   */
+  async setServers(servers) {
+    if (typeof servers !== 'string') throw new TypeError('servers must be a string');
+    if (this._closing) throw new ZklError(codes.ECLOSED, 'set servers');
+    this._closedCheck(await native.clientSetServers(this._h, servers), 'set servers');
+  }
+
+  /**
+   * true (the default): the server list follows the ensemble's
+   * configuration (/zookeeper/config, ZooKeeper 3.5+ dynamic
+   * reconfiguration), so that servers can be added and removed without
+   * reconfiguring clients; a server without one (before 3.5, or a static
+   * configuration) leaves the list as it is, and stats().client.ensemble
+   * says why. false: stop following (the list stays). Throws ZklError
+   * ZKL_ECLOSED after close().
+   */
+  followEnsemble(on = true) {
+    if (typeof on !== 'boolean') throw new TypeError('on must be a boolean');
+    if (this._closing) throw new ZklError(codes.ECLOSED, 'follow ensemble');
+    this._closedCheck(native.clientFollowEnsemble(this._h, on), 'follow ensemble');
+  }
+
+  // check(), a handle freed by a concurrent close() reading as closed.
+  _closedCheck(rc, context) {
+    return check(rc === codes.EBADHANDLE && this._closing ? codes.ECLOSED : rc, context);
+  }
 
   _retain() {
     if (this._refs++ === 0) native.clientRef(this._ctx, true);

@@ -565,6 +565,17 @@ napi_value ClientConnectDetail(napi_env env, napi_callback_info info) {
   return Str(env, buf, strlen(buf));
 }
 
+// clientFollowEnsemble(h, on) -> rc (does not block: the read of
+// /zookeeper/config is a request like any other).
+napi_value ClientFollowEnsemble(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_client *c;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
+  bool on = false;
+  napi_get_value_bool(env, argv[1], &on);
+  return Int(env, zkl_client_follow_ensemble(c, on ? 1 : 0));
+}
+
 // A *_stats JSON document as a string, or an error code.
 napi_value StatsValue(napi_env env, int rc, char *json, size_t len) {
   if (rc < 0) return Int(env, rc);
@@ -628,6 +639,21 @@ napi_value ClientClose(napi_env env, napi_callback_info info) {
   zkl_client *c;
   if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c)) return nullptr;
   return Queue(env, [c] { return zkl_client_close(c); });
+}
+
+// clientSetServers(h, servers) -> Promise<rc>: on the thread pool, since
+// zkl_client_set_servers resolves the names (a DNS query may take seconds).
+// A NUL inside gives ZKL_EINVAL (the list would be truncated).
+napi_value ClientSetServers(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_client *c;
+  std::string servers;
+  bool nul = false;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetString(env, argv[1], &servers, &nul)) {
+    return nullptr;
+  }
+  if (nul) return Queue(env, [] { return ZKL_EINVAL; });
+  return Queue(env, [c, servers] { return zkl_client_set_servers(c, servers.c_str()); });
 }
 
 // ---------------------------------------------------------------------------
@@ -1023,6 +1049,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"clientStats", ClientStats},
       {"clientConnectError", ClientConnectError},
       {"clientConnectDetail", ClientConnectDetail},
+      {"clientSetServers", ClientSetServers},
+      {"clientFollowEnsemble", ClientFollowEnsemble},
       {"lockNew", LockNew},
       {"lockAcquireAsync", AcquireAsync<zkl_lock, zkl_lock_acquire_async>},
       {"lockReleaseAsync", ReleaseAsync<zkl_lock, zkl_lock_release_async>},

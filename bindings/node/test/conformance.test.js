@@ -368,6 +368,78 @@ test('stats_document', async () => {
   await l.release();
 });
 
+test('set_servers_keeps_session', async () => {
+  // The suite's server and one that refuses (127.0.0.1:1); the new list is
+  // the suite's server alone, the one the client is connected to.
+  const c = await zkl.connect(`${servers()},127.0.0.1:1`);
+  try {
+    const l = await c.lock(uniquePath('set-servers'));
+    const [sid, token] = [c.sessionId, l.fencingToken];
+    for (let i = 0; i < 2; i++) {  // the second time the list in force is given again
+      await c.setServers(servers());
+      assert.equal(c.sessionId, sid);
+      assert.equal(l.isHeld, true);
+      assert.equal(l.fencingToken, token);
+      const s = c.stats().client;
+      assert.equal(s.server_list_changes, 1);
+      assert.equal(s.servers, servers());
+    }
+  } finally {
+    await c.close();
+  }
+});
+
+test('set_servers_errors', async () => {
+  const c = await zkl.connect(servers());
+  for (const bad of ['', 'nohostport', 'a\0b']) {
+    await assert.rejects(c.setServers(bad), (err) => {
+      assert.ok(err instanceof zkl.ZklError, `not a ZklError: ${err}`);
+      assert.equal(err.code, 'ZKL_EINVAL');
+      assert.match(err.message, /^set servers: /);
+      return true;
+    });
+  }
+  await assert.rejects(c.setServers(42), TypeError);
+  assert.notEqual(c.sessionId, 0n);  // a bad list leaves the session alone
+  await c.close();
+  await assert.rejects(c.setServers(servers()), (err) => {
+    assert.equal(err.code, 'ZKL_ECLOSED');
+    assert.match(err.message, /^set servers: /);
+    return true;
+  });
+  assert.throws(() => c.followEnsemble(true), (err) => {
+    assert.equal(err.code, 'ZKL_ECLOSED');
+    assert.match(err.message, /^follow ensemble: /);
+    return true;
+  });
+});
+
+test('follow_ensemble_standalone', async () => {
+  // A standalone server has no ensemble configuration to follow: the call
+  // succeeds, the list stays the suite's server, and the statistics say why
+  // it is not followed.
+  const c = await zkl.connect(servers());
+  const f = await zkl.connect(servers(), { followEnsemble: true });
+  try {
+    const l = await c.lock(uniquePath('follow'));
+    const sid = c.sessionId;
+    c.followEnsemble(true);
+    await until(() => {
+      const e = c.stats().client.ensemble;
+      return e.following === true && typeof e.not_followed === 'string' && e.not_followed !== '';
+    }, 20000, 'ensemble.not_followed');
+    assert.equal(c.stats().client.servers, servers());
+    assert.equal(c.sessionId, sid);
+    assert.equal(l.isHeld, true);
+    c.followEnsemble(false);
+    assert.equal(c.stats().client.ensemble.following, false);
+    // The option does the same right after creation.
+    assert.equal(f.stats().client.ensemble.following, true);
+  } finally {
+    await closeAll(c, f);
+  }
+});
+
 test('constants_match_header', () => {
   const header = fs.readFileSync(path.join(process.env.ZKL_SOURCE_DIR
     || path.resolve(__dirname, '..', '..', '..'), 'include', 'zkl.h'), 'utf8');

@@ -408,6 +408,65 @@ def test_stats_document(client, path):
     json.dumps(doc)  # plain JSON data
 
 
+def test_set_servers_keeps_session(zk, new_client, path):
+    # The suite's server and one that refuses (127.0.0.1:1); the new list
+    # is the suite's server alone, the one the client is connected to.
+    client = new_client(zk.connect + ",127.0.0.1:1")
+    lock = client.lock(path)
+    token = lock.acquire(timeout=5)
+    sid = client.session_id
+    for _ in range(2):  # the second time the list in force is given again
+        client.set_servers(zk.connect)
+        assert client.session_id == sid
+        assert lock.is_held is True
+        assert lock.fencing_token == token
+        cl = client.stats()["client"]
+        assert cl["server_list_changes"] == 1
+        assert cl["servers"] == zk.connect
+
+
+@pytest.mark.parametrize("bad", ["", "nohostport", "a\x00b"])
+def test_set_servers_errors(zk, client, bad):
+    with pytest.raises(zkl.InvalidArgument) as e:
+        client.set_servers(bad)
+    assert e.value.code == capi.ZKL_EINVAL
+    assert str(e.value).startswith("set servers: ")
+    assert client.session_id != 0  # a bad list leaves the session alone
+
+
+def test_set_servers_errors_after_close(zk):
+    c = connect(zk.connect)
+    c.close()
+    with pytest.raises(zkl.Closed, match="^set servers: "):
+        c.set_servers(zk.connect)
+    with pytest.raises(zkl.Closed, match="^follow ensemble: "):
+        c.follow_ensemble(True)
+
+
+def test_follow_ensemble_standalone(zk, new_client, path):
+    # A standalone server has no ensemble configuration to follow: the call
+    # succeeds, the list stays the suite's server, and the statistics say
+    # why it is not followed.
+    client = new_client()
+    lock = client.lock(path)
+    lock.acquire(timeout=5)
+    sid = client.session_id
+    client.follow_ensemble(True)
+
+    def not_followed():
+        e = client.stats()["client"]["ensemble"]
+        return e["following"] is True and e.get("not_followed", "") != ""
+
+    wait_until(not_followed, what="ensemble.not_followed")
+    assert client.stats()["client"]["servers"] == zk.connect
+    assert client.session_id == sid and lock.is_held
+    client.follow_ensemble(False)
+    assert client.stats()["client"]["ensemble"]["following"] is False
+    # The option does the same right after creation.
+    other = new_client(follow_ensemble=True)
+    assert other.stats()["client"]["ensemble"]["following"] is True
+
+
 def _header_constants():
     candidates = [os.path.join(os.environ.get("ZKL_PREFIX", ""), "include", "zkl.h"),
                   os.path.join(ROOT, "include", "zkl.h")]

@@ -5,6 +5,9 @@ async function main(): Promise<void> {
   const client: zkl.Client = await zkl.connect('127.0.0.1:2181', { sessionTimeout: 10000, connectTimeout: 30000, attemptTimeout: 2000, logLevel: 'info' });
   client.on('log', (r: zkl.LogRecord) => console.log(r.level, r.component, r.message));
   const stats: zkl.Stats = client.stats();
+  await client.setServers('127.0.0.1:2181');
+  client.followEnsemble();
+  client.followEnsemble(false);
   client.on('session', (state: zkl.SessionState) => console.log(state));
   client.on('lost', () => console.log('session lost'));
 

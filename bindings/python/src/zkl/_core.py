@@ -210,6 +210,9 @@ class Client:
                      `logger` lets through); they go to `logger`
     logger           a logging.Logger (default logging.getLogger("zkl"))
     stats_interval   seconds: a STATS event (event.stats) this often
+    follow_ensemble  True: the server list follows the ensemble's
+                     configuration (follow_ensemble(), called right after
+                     the client is created)
     """
 
     def __init__(self, servers: str, *, chroot: Optional[str] = None,
@@ -226,7 +229,8 @@ class Client:
                  sasl_host: Optional[str] = None,
                  log_level: Optional[Union[LogLevel, int]] = None,
                  logger: Optional[logging.Logger] = None,
-                 stats_interval: Optional[float] = None):
+                 stats_interval: Optional[float] = None,
+                 follow_ensemble: bool = False):
         _check_str("servers", servers)
         if chroot is not None:
             _check_path(chroot)
@@ -275,6 +279,12 @@ class Client:
         self._session_waiters: List[asyncio.Future] = []
         self._close_lock = threading.Lock()
         self._connect_timeout = connect_timeout
+        if follow_ensemble:
+            try:
+                self.follow_ensemble(True)
+            except BaseException:
+                self.close()
+                raise
 
     @classmethod
     def connect(cls, servers: str, **kwargs) -> "Client":
@@ -368,6 +378,38 @@ class Client:
         if h is not None:
             text = _c.zkl_client_connect_error(h, 1024)[1].decode("utf-8", "replace")
         return error_for(rc, "wait_connected", f"{strerror(rc)} ({text})" if text else None)
+
+    def _handle_for(self, op: str):
+        h = self._h
+        if h is None:
+            raise error_for(_c.ZKL_ECLOSED, op)
+        return h
+
+    def set_servers(self, servers: str) -> None:
+        """Replaces the server list ("host:port,host:port", as the
+        constructor's) of the running client; the chroot stays, and so do
+        the session and its holds. When the current server is no longer
+        listed (or, the list having grown, to spread clients evenly) the
+        client moves: a disconnect, so holds see SUSPENDED then RESTORED with
+        the same tokens. Raises InvalidArgument for an empty or malformed
+        list, ConnectionLost (a ConnectionError) when no name of it
+        resolves (the old list stays), Closed after close()."""
+        op = "set servers"
+        if not isinstance(servers, str):
+            raise TypeError(f"servers must be a str, not {type(servers).__name__}")
+        if "\x00" in servers:
+            raise error_for(_c.ZKL_EINVAL, op, "servers contains a NUL byte")
+        check(_c.zkl_client_set_servers(self._handle_for(op), servers), op)
+
+    def follow_ensemble(self, on: bool = True) -> None:
+        """on=True: the server list follows the ensemble's configuration
+        (/zookeeper/config, ZooKeeper 3.5+ dynamic reconfiguration), so that
+        servers can be added and removed without reconfiguring clients; a
+        server without one (before 3.5, or a static configuration) leaves the
+        list as it is, and stats()["client"]["ensemble"] says why. on=False:
+        stop following (the list stays). Closed after close()."""
+        op = "follow ensemble"
+        check(_c.zkl_client_follow_ensemble(self._handle_for(op), 1 if on else 0), op)
 
     @property
     def state(self) -> SessionState:

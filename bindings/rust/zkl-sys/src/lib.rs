@@ -165,6 +165,8 @@ extern "C" {
     pub fn zkl_client_destroy(c: *mut zkl_client) -> c_int;
     pub fn zkl_client_wait_connected(c: *mut zkl_client, timeout_ms: i64) -> c_int;
     pub fn zkl_client_connect_error(c: *mut zkl_client, buf: *mut c_char, len: usize) -> c_int;
+    pub fn zkl_client_set_servers(c: *mut zkl_client, servers: *const c_char) -> c_int;
+    pub fn zkl_client_follow_ensemble(c: *mut zkl_client, on: c_int) -> c_int;
     pub fn zkl_client_state(c: *mut zkl_client) -> c_int;
     pub fn zkl_client_session_id(c: *mut zkl_client, out: *mut u64) -> c_int;
     pub fn zkl_client_session_password(c: *mut zkl_client, buf: *mut c_void, len: usize) -> c_int;

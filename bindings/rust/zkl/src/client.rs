@@ -55,6 +55,7 @@ pub struct ClientBuilder {
     stats_interval: Option<Duration>,
     tls: Option<Tls>,
     sasl: Option<Sasl>,
+    follow_ensemble: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -67,6 +68,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("connect_timeout", &self.connect_timeout)
             .field("attempt_timeout", &self.attempt_timeout)
             .field("acl", &self.acl)
+            .field("follow_ensemble", &self.follow_ensemble)
             .field("tls", &self.tls.is_some())
             .field("sasl", &self.sasl.as_ref().map(|s| &s.mechanism))
             .finish_non_exhaustive()
@@ -124,6 +126,7 @@ impl ClientBuilder {
             stats_interval: None,
             tls: None,
             sasl: None,
+            follow_ensemble: false,
         }
     }
 
@@ -207,6 +210,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Let the server list follow the ensemble's configuration
+    /// (ZooKeeper 3.5+ dynamic reconfiguration): [`Client::follow_ensemble`]
+    /// right after the client is created (default `false`).
+    pub fn follow_ensemble(mut self, on: bool) -> Self {
+        self.follow_ensemble = on;
+        self
+    }
+
     /// Creates the client; it connects in the background (does not block).
     /// The error says which option is wrong and why, as libzkl does
     /// (`"new client: tls_key_file /x/key.pem: cannot open: No such file or
@@ -216,6 +227,15 @@ impl ClientBuilder {
     }
 
     fn create(self) -> Result<Client> {
+        let follow = self.follow_ensemble;
+        let client = self.create_raw()?;
+        if follow {
+            client.follow_ensemble(true)?;
+        }
+        Ok(client)
+    }
+
+    fn create_raw(self) -> Result<Client> {
         let cstr = |s: &str| CString::new(s).map_err(|_| Error::from(ErrorKind::InvalidArgument));
         let ocstr = |s: &Option<String>| s.as_deref().map(cstr).transpose();
         let ptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
@@ -420,6 +440,30 @@ impl Client {
         } else {
             e.because(format!("{} ({detail})", strerror(code)))
         }
+    }
+
+    /// Replaces the server list (`"host:port,..."`, as the builder's) of the
+    /// running client; the chroot stays, and so do the session and its
+    /// holds. When the current server is no longer listed (or, the list
+    /// having grown, to spread clients evenly) the client moves: a
+    /// disconnect, so holds see `Suspended` then `Restored` with the same
+    /// tokens. Errors (operation `"set servers"`): `InvalidArgument` for an
+    /// empty or malformed list, `Connection` when no name of it resolves
+    /// (the old list stays), `Closed` after [`Client::close`].
+    pub fn set_servers(&self, servers: &str) -> Result<()> {
+        let servers = CString::new(servers).map_err(|_| Error::from(ErrorKind::InvalidArgument)).op("set servers")?;
+        check(unsafe { sys::zkl_client_set_servers(self.raw(), servers.as_ptr()) }).op("set servers").map(drop)
+    }
+
+    /// `true`: the server list follows the ensemble's configuration
+    /// (`/zookeeper/config`, ZooKeeper 3.5+ dynamic reconfiguration), so
+    /// servers can be added and removed without reconfiguring clients; a
+    /// server without one (before 3.5, or a static configuration) leaves the
+    /// list as it is, and the statistics' `"ensemble"` says why. `false`:
+    /// stop following (the list stays). `Closed` (operation
+    /// `"follow ensemble"`) after [`Client::close`].
+    pub fn follow_ensemble(&self, on: bool) -> Result<()> {
+        check(unsafe { sys::zkl_client_follow_ensemble(self.raw(), i32::from(on)) }).op("follow ensemble").map(drop)
     }
 
     /// The current session state.

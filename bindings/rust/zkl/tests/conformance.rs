@@ -410,6 +410,74 @@ fn stats_document() {
 }
 
 #[test]
+fn set_servers_keeps_session() {
+    // The suite's server and one that refuses (127.0.0.1:1); the new list
+    // is the suite's server alone, the one the client is connected to.
+    let c = zkl::Client::connect(&format!("{},127.0.0.1:1", servers()), CONNECT).unwrap();
+    let lock = c.lock(&unique_path("set-servers")).unwrap();
+    let g = lock.acquire_blocking(LONG).unwrap();
+    let (id, token) = (c.session_id().expect("a session"), g.fencing_token());
+    let client_stats = || parse_json(&c.stats().unwrap()).get("client").expect("client").clone();
+    for _ in 0..2 {
+        // The second time the list in force is given again: nothing changes.
+        c.set_servers(&servers()).expect("set servers");
+        assert_eq!(c.session_id(), Some(id));
+        assert!(g.is_held());
+        assert!(lock.is_held());
+        assert_eq!(g.fencing_token(), token);
+        assert_eq!(lock.current_token().unwrap(), token);
+        let stats = client_stats();
+        assert_eq!(stats.num("server_list_changes"), Some(1.0));
+        assert_eq!(stats.get("servers"), Some(&Json::Str(servers())));
+    }
+}
+
+#[test]
+fn set_servers_errors() {
+    let c = client();
+    for bad in ["", "nohostport", "a\0b"] {
+        let e = c.set_servers(bad).unwrap_err();
+        assert_eq!(e, ErrorKind::InvalidArgument, "{bad:?}: {e}");
+        assert_eq!(e.op(), Some("set servers"));
+        assert!(e.to_string().starts_with("set servers"), "{e}");
+    }
+    // A bad list leaves the session as it was.
+    assert!(c.session_id().is_some());
+    c.close().unwrap();
+    assert_eq!(c.set_servers(&servers()).unwrap_err(), ErrorKind::Closed);
+    let e = c.follow_ensemble(true).unwrap_err();
+    assert_eq!(e, ErrorKind::Closed);
+    assert_eq!(e.op(), Some("follow ensemble"));
+}
+
+#[test]
+fn follow_ensemble_standalone() {
+    // A standalone server has no ensemble configuration to follow: the
+    // call succeeds and the list stays the suite's server.
+    let c = client();
+    let lock = c.lock(&unique_path("follow")).unwrap();
+    let g = lock.acquire_blocking(LONG).unwrap();
+    let id = c.session_id();
+    c.follow_ensemble(true).expect("follow ensemble");
+    // libzkl has read /zookeeper/config (or found none) and says why it
+    // does not follow it.
+    assert!(eventually(LONG, || {
+        let doc = parse_json(&c.stats().unwrap());
+        let e = doc.get("client").and_then(|cl| cl.get("ensemble")).expect("ensemble").clone();
+        e.get("following") == Some(&Json::Bool(true))
+            && matches!(e.get("not_followed"), Some(Json::Str(why)) if !why.is_empty())
+    }));
+    let doc = parse_json(&c.stats().unwrap());
+    let client = doc.get("client").expect("client");
+    assert_eq!(client.get("servers"), Some(&Json::Str(servers())));
+    assert_eq!(c.session_id(), id);
+    assert!(g.is_held());
+    c.follow_ensemble(false).expect("stop following");
+    let b = zkl::Client::builder(servers()).follow_ensemble(true).connect().expect("follow_ensemble option");
+    assert!(b.session_id().is_some());
+}
+
+#[test]
 fn constants_match_header() {
     // zkl-sys's constants are generated from zkl.h (scripts/gen-constants;
     // zkl-sys/tests/header_drift.rs compares them with the installed

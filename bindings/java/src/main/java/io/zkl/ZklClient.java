@@ -41,7 +41,7 @@ public final class ZklClient implements AutoCloseable {
 
   final long handle;
   final long id;
-  private final String servers;
+  private volatile String servers;
   private final Duration connectTimeout;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConcurrentHashMap<Long, Target> targets = new ConcurrentHashMap<>();
@@ -115,6 +115,7 @@ public final class ZklClient implements AutoCloseable {
     private String saslService;
     private String saslHost;
     private System.Logger.Level logLevel;
+    private boolean followEnsemble;
     private final List<SessionListener> listeners = new ArrayList<>();
 
     private Builder(String servers) {
@@ -238,6 +239,16 @@ public final class ZklClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Let the server list follow the ensemble's configuration (ZooKeeper
+     * 3.5+ dynamic reconfiguration): {@link ZklClient#followEnsemble} right
+     * after the client is created (default false).
+     */
+    public Builder followEnsemble(boolean on) {
+      this.followEnsemble = on;
+      return this;
+    }
+
     /** A listener registered before the first event can be dispatched. */
     public Builder sessionListener(SessionListener l) {
       listeners.add(Objects.requireNonNull(l));
@@ -262,7 +273,16 @@ public final class ZklClient implements AutoCloseable {
           Util.cstr(saslCcache, "SASL ccache"), Util.cstr(saslService, "SASL service"),
           Util.cstr(saslHost, "SASL host"), nativeLogLevel(logLevel), 0, id, out, why);
       if (rc < 0) throw ZklException.of(rc, "new client for " + servers, Util.ctext(why));
-      return new ZklClient(id, out[0], servers, connectTimeout, listeners);
+      ZklClient c = new ZklClient(id, out[0], servers, connectTimeout, listeners);
+      if (followEnsemble) {
+        try {
+          c.followEnsemble(true);
+        } catch (RuntimeException e) {
+          c.close();
+          throw e;
+        }
+      }
+      return c;
     }
 
     /**
@@ -402,8 +422,53 @@ public final class ZklClient implements AutoCloseable {
     return new String(out[0], StandardCharsets.UTF_8);
   }
 
+  /** The server list given to the builder, or to the last successful {@link #setServers}. */
   public String servers() {
     return servers;
+  }
+
+  /**
+   * Replaces the server list ("host:port,host:port", as the builder's) of
+   * the running client; the chroot stays, and so do the session and its
+   * holds. When the current server is no longer listed (or, the list having
+   * grown, to spread clients evenly) the client moves: a disconnect, so
+   * holds see onSuspended then onRestored with the same tokens. Throws
+   * InvalidArgumentException for a null, empty or malformed list,
+   * ConnectionException when no name of it resolves (the old list stays),
+   * ClosedException after {@link #close}.
+   */
+  public void setServers(String servers) {
+    String op = "set servers";
+    if (servers != null && servers.indexOf('\0') >= 0) {
+      throw ZklException.of(ZklNativeConstants.ZKL_EINVAL, op, "servers contains a NUL character");
+    }
+    checkOpen(ZklNative.zkl_client_set_servers(openHandle(op), Util.cstr(servers, "servers")), op);
+    this.servers = servers;
+  }
+
+  /**
+   * {@code true}: the server list follows the ensemble's configuration
+   * (/zookeeper/config, ZooKeeper 3.5+ dynamic reconfiguration), so that
+   * servers can be added and removed without reconfiguring clients; a server
+   * without one (before 3.5, or a static configuration) leaves the list as it
+   * is, and the statistics' "ensemble" says why. {@code false}: stop
+   * following (the list stays). ClosedException after {@link #close}.
+   */
+  public void followEnsemble(boolean on) {
+    String op = "follow ensemble";
+    checkOpen(ZklNative.zkl_client_follow_ensemble(openHandle(op), on ? 1 : 0), op);
+  }
+
+  /** The handle, or ClosedException ("op: ...") once closed. */
+  private long openHandle(String op) {
+    if (closed.get()) throw ZklException.of(ZklNativeConstants.ZKL_ECLOSED, op);
+    return handle;
+  }
+
+  /** check(rc, op), a handle freed by a concurrent close reading as closed. */
+  private void checkOpen(int rc, String op) {
+    if (rc == ZklNativeConstants.ZKL_EBADHANDLE && closed.get()) rc = ZklNativeConstants.ZKL_ECLOSED;
+    ZklException.check(rc, op);
   }
 
   public ZklClient addSessionListener(SessionListener l) {

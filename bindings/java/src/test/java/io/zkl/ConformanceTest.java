@@ -474,6 +474,84 @@ class ConformanceTest {
     }
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> clientStats(ZklClient c) {
+    Map<String, Object> doc = (Map<String, Object>) MiniJson.parse(c.stats());
+    return (Map<String, Object>) doc.get("client");
+  }
+
+  @Test
+  void set_servers_keeps_session() throws Exception {
+    // The suite's server and one that refuses (127.0.0.1:1); the new list
+    // is the suite's server alone, the one the client is connected to.
+    String path = uniquePath("set_servers_keeps_session");
+    String servers = ZkServerExtension.connect();
+    try (ZklClient c = ZklClient.builder(servers + ",127.0.0.1:1").connectTimeout(T).connect();
+         ZklLock lock = c.lock(path); Hold h = lock.acquire(T)) {
+      long session = c.sessionId();
+      FencingToken token = lock.fencingToken();
+      for (int i = 0; i < 2; i++) {  // the second time the list in force is given again
+        c.setServers(servers);
+        assertEquals(session, c.sessionId());
+        assertTrue(lock.isHeld());
+        assertTrue(h.isHeld());
+        assertEquals(token, lock.fencingToken());
+        assertEquals(servers, c.servers());
+        Map<String, Object> client = clientStats(c);
+        assertEquals(1.0, client.get("server_list_changes"), client.toString());
+        assertEquals(servers, client.get("servers"));
+      }
+    }
+  }
+
+  @Test
+  void set_servers_errors() throws Exception {
+    ZklClient c = connect();
+    for (String bad : new String[] {"", "nohostport", "a\0b", null}) {
+      InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> c.setServers(bad));
+      assertEquals(ZklNativeConstants.ZKL_EINVAL, e.code());
+      assertTrue(e.getMessage().startsWith("set servers: "), e.getMessage());
+    }
+    assertTrue(c.sessionId() != 0);  // a bad list leaves the session alone
+    c.close();
+    ClosedException closed = assertThrows(ClosedException.class, () -> c.setServers(ZkServerExtension.connect()));
+    assertEquals(ZklNativeConstants.ZKL_ECLOSED, closed.code());
+    assertTrue(closed.getMessage().startsWith("set servers: "), closed.getMessage());
+    closed = assertThrows(ClosedException.class, () -> c.followEnsemble(true));
+    assertTrue(closed.getMessage().startsWith("follow ensemble: "), closed.getMessage());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void follow_ensemble_standalone() throws Exception {
+    // A standalone server has no ensemble configuration to follow: the call
+    // succeeds, the list stays the suite's server, and the statistics say
+    // why it is not followed.
+    String path = uniquePath("follow_ensemble_standalone");
+    String servers = ZkServerExtension.connect();
+    try (ZklClient c = connect(); ZklLock lock = c.lock(path); Hold h = lock.acquire(T)) {
+      long session = c.sessionId();
+      c.followEnsemble(true);
+      long deadline = System.nanoTime() + T.toNanos();
+      while (true) {
+        Map<String, Object> e = (Map<String, Object>) clientStats(c).get("ensemble");
+        Object why = e.get("not_followed");
+        if (Boolean.TRUE.equals(e.get("following")) && why instanceof String && !((String) why).isEmpty()) break;
+        assertTrue(System.nanoTime() < deadline, "ensemble " + e);
+        Thread.sleep(20);
+      }
+      assertEquals(servers, clientStats(c).get("servers"));
+      assertEquals(session, c.sessionId());
+      assertTrue(lock.isHeld());
+      c.followEnsemble(false);
+      assertEquals(Boolean.FALSE, ((Map<String, Object>) clientStats(c).get("ensemble")).get("following"));
+    }
+    // The builder's option does the same right after creation.
+    try (ZklClient f = ZklClient.builder(servers).followEnsemble(true).connectTimeout(T).connect()) {
+      assertEquals(Boolean.TRUE, ((Map<String, Object>) clientStats(f).get("ensemble")).get("following"));
+    }
+  }
+
   @Test
   void constants_match_header() throws Exception {
     String header = Files.readString(TestSupport.sourceDir().resolve("include/zkl.h"));
