@@ -462,4 +462,89 @@ TEST(LostLockTiming, ClientPartition) {
   ReportMargins("client partition", margins);
 }
 
+// ---------------------------------------------------------------------------
+// A silent server: the member a client talks to freezes (SIGSTOP) and says
+// nothing more. The C client gives the connection up after 2/3 of the
+// session timeout without an answer; zkl then resumes the same session on
+// another member (each attempt bounded by its share), and the hold comes
+// back RESTORED. Prints the time to detect the silence and to resume.
+
+std::string CurrentServer(zkl_client *c) {
+  char *json = nullptr;
+  size_t len = 0;
+  if (zkl_client_stats(c, &json, &len) != 0) return "";
+  std::string stats(json, len);
+  zkl_free(json);
+  const std::string key = "\"server\":\"";
+  size_t at = stats.find(key);
+  if (at == std::string::npos) return "";
+  at += key.size();
+  return stats.substr(at, stats.find('"', at) - at);
+}
+
+TEST(SilentServer, IsLeftWithinTwoThirdsOfTheTimeoutAndTheSessionResumesElsewhere) {
+  ZkEnsemble &e = Ensemble();
+  for (int round = 0; round < 3 && !HasFailure(); ++round) {
+    int leader = e.WaitForLeader();
+    // A client on a follower (the list is shuffled: try a few).
+    Client c;
+    int x = 0;
+    for (int attempt = 0; attempt < 20 && x == 0; ++attempt) {
+      c = Connect(e.connect());
+      std::string server = CurrentServer(c.get());
+      for (int k = 1; k <= 3; ++k) {
+        if (k != leader && e.member(k).connect() == server) x = k;
+      }
+    }
+    ASSERT_NE(x, 0) << "no client landed on a follower";
+    std::string path = NewPath("silent");
+    zkl_lock *l = NewLock(c.get(), path);
+    ASSERT_EQ(zkl_lock_acquire(l, 1, 20000), 0);
+    uint64_t token = 0, session = 0;
+    zkl_lock_fencing_token(l, &token);
+    zkl_client_session_id(c.get(), &session);
+    zkl_event *ev = nullptr;
+    while (zkl_client_next_event(c.get(), &ev) == 0) zkl_event_free(ev);
+    int64_t frozen = MonotonicNs();
+    e.member(x).Pause();
+    int64_t detected = 0, resumed = 0;
+    bool lost = false;
+    int64_t deadline = frozen + int64_t{3 * kSessionTimeoutMs} * 1000000;
+    while ((detected == 0 || resumed == 0 || zkl_lock_is_held(l) != 1) && !lost &&
+           MonotonicNs() < deadline) {
+      zkl_client_wait(c.get(), 20);
+      while (zkl_client_next_event(c.get(), &ev) == 0) {
+        int64_t t = MonotonicNs();
+        if (zkl_event_type(ev) == ZKL_EVENT_SESSION) {
+          int state = zkl_event_session_state(ev);
+          if (state == ZKL_SESSION_SUSPENDED && detected == 0) detected = t;
+          if (state == ZKL_SESSION_RECONNECTED && detected != 0 && resumed == 0) resumed = t;
+        }
+        if (zkl_event_type(ev) == ZKL_EVENT_LOST) lost = true;
+        zkl_event_free(ev);
+      }
+    }
+    e.member(x).Resume();
+    EXPECT_FALSE(lost);
+    ASSERT_NE(detected, 0) << "the frozen server was never left";
+    ASSERT_NE(resumed, 0) << "the session did not resume on another member";
+    EXPECT_EQ(zkl_lock_is_held(l), 1);
+    uint64_t token_after = 0, session_after = 0;
+    zkl_lock_fencing_token(l, &token_after);
+    zkl_client_session_id(c.get(), &session_after);
+    EXPECT_EQ(token_after, token);
+    EXPECT_EQ(session_after, session);
+    EXPECT_NE(CurrentServer(c.get()), e.member(x).connect());
+    std::printf("silent server (member %d frozen): left after %.0f ms (2/3 T = %d ms), session "
+                "resumed on %s %.0f ms later\n",
+                x, Ms(detected - frozen), kSessionTimeoutMs * 2 / 3, CurrentServer(c.get()).c_str(),
+                Ms(resumed - detected));
+    // The C client's receive timeout (2/3 T) plus scheduling.
+    EXPECT_LT(Ms(detected - frozen), kSessionTimeoutMs * 2 / 3 + 1000);
+    EXPECT_LT(Ms(resumed - detected), kSessionTimeoutMs / 3 + 2000);
+    ASSERT_EQ(zkl_lock_release(l, 1), 0);
+    zkl_lock_destroy(l);
+  }
+}
+
 }  // namespace
