@@ -153,6 +153,7 @@ struct Conn {
   int32_t cut_xid = 0;
   bool blackhole_after_cut = false;  // the cut request was a delete
   Clock::time_point cut_deadline{};
+  bool lost_bytes = false;  // SetDropping threw bytes of it away: raw from then on
   bool dead = false;
 };
 
@@ -200,6 +201,7 @@ struct FaultProxy::Impl {
   bool stop = false;
   bool running = false;
   bool blackhole = false;
+  bool dropping = false;
   int delay_ms = 0;
   uint64_t drop_requests = 0;
   uint64_t req_gen = 0;
@@ -209,7 +211,8 @@ struct FaultProxy::Impl {
 
   struct Counters {
     std::atomic<uint64_t> accepted{0}, active{0}, upstream_failures{0}, dropped{0}, cut{0},
-        blackhole_closed{0}, requests{0}, creates{0}, bytes_to_server{0}, bytes_to_client{0};
+        blackhole_closed{0}, requests{0}, creates{0}, bytes_to_server{0}, bytes_to_client{0},
+        discarded{0};
   } counters;
 
   // ---- proxy thread only ----
@@ -221,6 +224,7 @@ struct FaultProxy::Impl {
   std::vector<std::unique_ptr<Conn>> conns;
   uint64_t drops_done = 0;
   bool bh = false;  // snapshot of `blackhole` for this iteration
+  bool dr = false;  // snapshot of `dropping` (and not `blackhole`)
   int delay = 0;    // snapshot of `delay_ms`
   std::thread thread;
 
@@ -452,6 +456,53 @@ struct FaultProxy::Impl {
     return true;
   }
 
+  // ---- SetDropping ----
+
+  // Counts `n` bytes of c as thrown away; its streams are corrupt from now
+  // on, so both directions go raw (a partial frame is thrown away too).
+  void Discarded(Conn& c, size_t n) {
+    if (n == 0) return;
+    counters.discarded += n;
+    if (!c.lost_bytes) {
+      c.lost_bytes = true;
+      for (Flow* f : {&c.c2s, &c.s2c}) {
+        f->raw = true;
+        counters.discarded += f->in.size();
+        f->in.clear();
+      }
+    }
+  }
+
+  // Throws away what is queued for sending (and partial frames).
+  void DiscardQueued(Conn& c) {
+    for (Flow* f : {&c.c2s, &c.s2c}) {
+      size_t n = f->out_bytes + f->in.size();
+      f->out.clear();
+      f->out_bytes = 0;
+      f->in.clear();
+      Discarded(c, n);
+    }
+  }
+
+  // Reads what is available from one side and throws it away.  A close or a
+  // reset is noted (eof) but not passed on: that waits for the drop to end.
+  void DiscardRead(Conn& c, bool from_client) {
+    int fd = from_client ? c.cfd : c.sfd;
+    Flow& f = from_client ? c.c2s : c.s2c;
+    char buf[65536];
+    for (int i = 0; i < 16; ++i) {
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n > 0) {
+        Discarded(c, static_cast<size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      f.eof = true;
+      return;
+    }
+  }
+
   void DropAllNow() {
     for (auto& c : conns) {
       if (c->dead) continue;
@@ -472,6 +523,7 @@ struct FaultProxy::Impl {
         std::lock_guard<std::mutex> lock(mu);
         if (stop) break;
         bh = blackhole;
+        dr = dropping && !blackhole;
         delay = delay_ms;
         if (drop_requests != drops_done) {
           drops_done = drop_requests;
@@ -491,6 +543,10 @@ struct FaultProxy::Impl {
       for (auto& cp : conns) {
         Conn& c = *cp;
         if (c.dead || bh) continue;
+        if (dr) {
+          DiscardQueued(c);
+          continue;
+        }
         if (c.cut_wait && now >= c.cut_deadline) {
           counters.cut++;
           Close(c, true);
@@ -531,6 +587,9 @@ struct FaultProxy::Impl {
         short cev = 0, sev = 0;
         if (bh) {
           if (!c.c2s.eof) cev = POLLRDHUP;  // only notice a client giving up
+        } else if (dr) {
+          if (!c.c2s.eof) cev = POLLIN;
+          if (c.sfd >= 0 && !c.s2c.eof) sev = c.connecting ? POLLOUT : POLLIN;
         } else {
           if (!c.c2s.eof) {
             if (c.c2s.out_bytes < kMaxBuffered) cev |= POLLIN;
@@ -582,6 +641,14 @@ struct FaultProxy::Impl {
           if (is_client && (re & (POLLRDHUP | POLLHUP | POLLERR))) {
             counters.blackhole_closed++;
             Close(c, false);
+          }
+          continue;
+        }
+        if (dr) {
+          if (!is_client && c.connecting) {
+            FinishConnect(c);
+          } else if (re & (POLLIN | POLLHUP | POLLERR | POLLRDHUP)) {
+            DiscardRead(c, is_client);
           }
           continue;
         }
@@ -663,6 +730,12 @@ void FaultProxy::SetBlackhole(bool on) {
   impl_->Sync(lock);
 }
 
+void FaultProxy::SetDropping(bool on) {
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  impl_->dropping = on;
+  impl_->Sync(lock);
+}
+
 void FaultProxy::SetDelayMs(int ms) {
   std::unique_lock<std::mutex> lock(impl_->mu);
   impl_->delay_ms = std::max(0, ms);
@@ -688,6 +761,7 @@ FaultProxy::Stats FaultProxy::stats() const {
   s.creates = c.creates;
   s.bytes_to_server = c.bytes_to_server;
   s.bytes_to_client = c.bytes_to_client;
+  s.discarded = c.discarded;
   return s;
 }
 

@@ -32,6 +32,7 @@ class FaultProxy {
     uint64_t dropped = 0;            // connections closed by DropAll()
     uint64_t cut = 0;                // connections cut by CutAfterNextCreate()
     uint64_t blackhole_closed = 0;   // clients that gave up while blackholed
+    uint64_t discarded = 0;          // bytes read and thrown away by SetDropping(true)
     uint64_t requests = 0;           // client request frames forwarded (after connect)
     uint64_t creates = 0;            // create-type requests forwarded (incl. multi with a create)
     uint64_t bytes_to_server = 0;
@@ -61,6 +62,17 @@ class FaultProxy {
   // blackhole is lifted).  A client that gives up meanwhile is closed (its
   // unforwarded bytes are lost, as in a partition).  Off: resume.
   void SetBlackhole(bool on);
+
+  // On: a silent drop.  Bytes in both directions are read and thrown away;
+  // every connection stays open (a close or reset by either side is not passed
+  // on until the drop ends), and new connections are accepted, connected
+  // upstream, and their bytes thrown away too.  Chunks still queued for
+  // sending (SetDelayMs) are thrown away as well.  Off: forwarding resumes
+  // with whatever bytes come next, so a stream that lost bytes is corrupt
+  // mid-frame: such a connection is passed through raw from then on (no
+  // framing, so CutAfterNext* no longer sees its requests), and the endpoints
+  // decide what to make of it.  SetBlackhole(true) takes precedence while on.
+  void SetDropping(bool on);
 
   // Adds `ms` of latency to every chunk forwarded from now on (both ways).
   void SetDelayMs(int ms);

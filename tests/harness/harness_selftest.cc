@@ -1,5 +1,5 @@
 // Self-test of the ZooKeeper test harness: zk-server (standalone, ensemble),
-// FaultProxy (drop, blackhole, delay, cut-after-create, CLI) and
+// FaultProxy (drop, blackhole, silent drop, delay, cut-after-create, CLI) and
 // ExpireSession.
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -21,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -69,10 +70,15 @@ class Client {
 
   // Waits for a session event with `state` at position >= since.
   bool WaitFor(int state, milliseconds timeout, size_t since = 0) {
+    return WaitForAny({state}, timeout, since);
+  }
+
+  // Waits for a session event with one of `states` at position >= since.
+  bool WaitForAny(std::initializer_list<int> states, milliseconds timeout, size_t since) {
     std::unique_lock<std::mutex> lock(mu_);
     return cv_.wait_for(lock, timeout, [&] {
       for (size_t i = since; i < states_.size(); ++i) {
-        if (states_[i] == state) return true;
+        if (std::find(states.begin(), states.end(), states_[i]) != states.end()) return true;
       }
       return false;
     });
@@ -80,6 +86,12 @@ class Client {
 
   bool WaitConnected(milliseconds timeout = milliseconds(15000)) {
     return WaitFor(ZOO_CONNECTED_STATE, timeout);
+  }
+
+  // After a fault: waits for a reconnection or for the news that the session
+  // expired (position >= since).
+  bool WaitHealed(milliseconds timeout, size_t since) {
+    return WaitForAny({ZOO_CONNECTED_STATE, ZOO_EXPIRED_SESSION_STATE}, timeout, since);
   }
 
  private:
@@ -310,14 +322,163 @@ TEST_F(HarnessTest, ProxyDelayAndBlackhole) {
   mark = c.Mark();
   proxy.SetBlackhole(false);
   // Healed: the client reconnects (or learns that its session expired).
-  auto deadline = Clock::now() + seconds(20);
-  bool healed = false;
-  while (!healed && Clock::now() < deadline) {
-    healed = c.WaitFor(ZOO_CONNECTED_STATE, milliseconds(100), mark) ||
-             c.WaitFor(ZOO_EXPIRED_SESSION_STATE, milliseconds(100), mark);
-  }
-  EXPECT_TRUE(healed);
+  EXPECT_TRUE(c.WaitHealed(seconds(20), mark));
   EXPECT_GE(proxy.stats().accepted, 2u);
+}
+
+// Loopback sockets for the tests below that put FaultProxy in front of a
+// plain TCP listener instead of a ZooKeeper server.
+int ListenLoopback(int* port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(fd, 16) != 0 || getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  *port = ntohs(addr.sin_port);
+  return fd;
+}
+
+int ConnectLoopback(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Accepts one connection within the timeout (-1 if none).
+int AcceptWithin(int listen_fd, milliseconds timeout) {
+  pollfd p{listen_fd, POLLIN, 0};
+  if (poll(&p, 1, static_cast<int>(timeout.count())) != 1) return -1;
+  return accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+}
+
+bool SendAll(int fd, const std::string& data) {
+  return send(fd, data.data(), data.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(data.size());
+}
+
+// Reads until `want` bytes came, the peer closed ("<eof>" appended) or the
+// timeout passed.
+std::string ReadFor(int fd, size_t want, milliseconds timeout) {
+  std::string got;
+  auto deadline = Clock::now() + timeout;
+  while (got.size() < want) {
+    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) break;
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left)) != 1) continue;
+    char b[4096];
+    ssize_t n = read(fd, b, sizeof b);
+    if (n <= 0) {
+      got += "<eof>";
+      break;
+    }
+    got.append(b, static_cast<size_t>(n));
+  }
+  return got;
+}
+
+// SetDropping on plain streams: bytes vanish both ways while the
+// connections stay open (also one accepted during the drop, and a close is
+// held back), and a stream cut mid-frame is passed through raw afterwards.
+TEST_F(HarnessTest, ProxyDroppingCorruptsStreamsSafely) {
+  int upstream_port = 0;
+  const int lfd = ListenLoopback(&upstream_port);
+  ASSERT_GE(lfd, 0);
+  FaultProxy proxy;
+  proxy.Start("127.0.0.1:" + std::to_string(upstream_port));
+
+  const int c1 = ConnectLoopback(proxy.port());
+  ASSERT_GE(c1, 0);
+  const int s1 = AcceptWithin(lfd, seconds(5));
+  ASSERT_GE(s1, 0);
+  // A whole frame passes; then half a frame (length 100, 10 bytes) waits in
+  // the proxy for the rest.
+  const std::string frame = std::string("\0\0\0\x0c", 4) + "connect-req!";
+  ASSERT_TRUE(SendAll(c1, frame));
+  EXPECT_EQ(ReadFor(s1, frame.size(), seconds(5)), frame);
+  ASSERT_TRUE(SendAll(c1, std::string("\0\0\0\x64", 4) + "0123456789"));
+
+  proxy.SetDropping(true);
+  ASSERT_TRUE(SendAll(c1, std::string(5000, 'c')));
+  ASSERT_TRUE(SendAll(s1, std::string(7000, 's')));
+  // A connection made during the drop is accepted and connected upstream;
+  // its bytes vanish too.
+  const int c2 = ConnectLoopback(proxy.port());
+  ASSERT_GE(c2, 0);
+  const int s2 = AcceptWithin(lfd, seconds(5));
+  ASSERT_GE(s2, 0);
+  ASSERT_TRUE(SendAll(c2, frame));
+  // The upstream closes c2's partner: not passed on during the drop.
+  close(s2);
+  EXPECT_EQ(ReadFor(s1, 1, milliseconds(300)), "");
+  EXPECT_EQ(ReadFor(c1, 1, milliseconds(300)), "");
+  EXPECT_EQ(ReadFor(c2, 1, milliseconds(300)), "");
+  // Everything sent was read and thrown away (14 + 5000 + 7000 + 16 bytes).
+  auto deadline = Clock::now() + seconds(5);
+  while (proxy.stats().discarded < 12030u && Clock::now() < deadline) {
+    EXPECT_EQ(ReadFor(s1, 1, milliseconds(20)), "");
+  }
+  EXPECT_EQ(proxy.stats().discarded, 12030u);
+  EXPECT_EQ(proxy.stats().active, 2u);
+
+  proxy.SetDropping(false);
+  // The cut streams are passed through raw: a "frame" with a huge length
+  // does not stall them, bytes arrive as sent.
+  const std::string junk = std::string("\x7f\xff\xff\xff", 4) + "after";
+  ASSERT_TRUE(SendAll(c1, junk));
+  EXPECT_EQ(ReadFor(s1, junk.size(), seconds(5)), junk);
+  ASSERT_TRUE(SendAll(s1, "reply"));
+  EXPECT_EQ(ReadFor(c1, 5, seconds(5)), "reply");
+  // The close held back during the drop reaches c2 now.
+  EXPECT_EQ(ReadFor(c2, 1, seconds(5)), "<eof>");
+  // New connections are framed again (a frame passes whole).
+  const int c3 = ConnectLoopback(proxy.port());
+  ASSERT_GE(c3, 0);
+  const int s3 = AcceptWithin(lfd, seconds(5));
+  ASSERT_GE(s3, 0);
+  ASSERT_TRUE(SendAll(c3, frame));
+  EXPECT_EQ(ReadFor(s3, frame.size(), seconds(5)), frame);
+  EXPECT_EQ(proxy.stats().discarded, 12030u);
+  for (int fd : {c1, s1, c2, c3, s3, lfd}) close(fd);
+}
+
+// SetDropping in front of ZooKeeper: the client hears nothing, gives up the
+// connection, and its new connections stay silent; after the drop it
+// reconnects (or learns its session expired).
+TEST_F(HarnessTest, ProxyDroppingSilencesZooKeeper) {
+  auto s = ZkServer::StartStandalone();
+  FaultProxy proxy;
+  proxy.Start(s->connect());
+  Client c(proxy.connect(), 4000);
+  ASSERT_TRUE(c.WaitConnected());
+  ASSERT_EQ(Exists(c.zh(), "/"), ZOK);
+
+  size_t mark = c.Mark();
+  const uint64_t accepted = proxy.stats().accepted;
+  proxy.SetDropping(true);
+  // Unanswered: the client gives up after its read timeout (2/3 of 4 s).
+  const int rc = Exists(c.zh(), "/");
+  EXPECT_TRUE(rc == ZCONNECTIONLOSS || rc == ZOPERATIONTIMEOUT) << rc;
+  EXPECT_TRUE(c.WaitFor(ZOO_CONNECTING_STATE, seconds(10), mark)) << "no disconnect";
+  EXPECT_GT(proxy.stats().discarded, 0u);
+  EXPECT_FALSE(c.WaitFor(ZOO_CONNECTED_STATE, milliseconds(1500), mark))
+      << "connected through a dropping proxy";
+  EXPECT_GE(proxy.stats().active, 1u);  // nothing closed by the proxy
+  mark = c.Mark();
+  proxy.SetDropping(false);
+  EXPECT_TRUE(c.WaitHealed(seconds(20), mark));
+  EXPECT_GT(proxy.stats().accepted, accepted);
 }
 
 TEST_F(HarnessTest, ProxyLargeFramesAndPipelining) {
