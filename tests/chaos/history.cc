@@ -548,6 +548,7 @@ namespace {
 // the later "end" record, which a worker frozen past its session timeout
 // writes only on its first look after the thaw (that look must say no:
 // the stale-held check). Segments without them keep their end record.
+// Fenced writes count only when the resource accepted them.
 std::vector<Segment> EffectiveSegments(const History &h) {
   std::vector<Segment> out = h.segments();
   std::map<std::string, std::vector<Segment *>> by_hold;
@@ -567,6 +568,10 @@ std::vector<Segment> EffectiveSegments(const History &h) {
   std::map<std::pair<std::string, std::string>, std::vector<Segment *>> by_user;
   for (Segment &s : out) by_user[{s.worker, s.path}].push_back(&s);
   for (const FenceUse &f : h.fences()) {
+    // A write the resource rejected used nothing: that is the fence doing
+    // its job for a holder frozen between its last "held" answer and the
+    // write (CheckFences judges the resource itself).
+    if (!f.accepted) continue;
     auto it = by_user.find({f.worker, f.path});
     if (it == by_user.end()) continue;
     for (Segment *s : it->second) {

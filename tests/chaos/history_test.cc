@@ -219,6 +219,36 @@ TEST(HistoryChecker, RejectedStaleWriteIsCountedNotAViolation) {
   EXPECT_EQ(v.fence_rejected, 1u);
 }
 
+TEST(HistoryChecker, AWriteRejectedAfterAFreezeDoesNotStretchTheHold) {
+  // w1 was told "held", then froze before its write (a client freeze
+  // longer than the lease); w2 was granted meanwhile; w1 thawed, wrote with
+  // its old token, and the resource refused it. Seen in a CI chaos round
+  // (ZooKeeper 3.5.10): the fence did its job, so no overlap.
+  History h = Parse(R"(acquire w1 1 election-unfair /e 100 1000000
+held w1 1 1100000 1100050
+fence w1 /e 100 1100100 accepted
+acquire w2 1 election-unfair /e 105 5000000
+held w2 1 5000100 5000150
+fence w2 /e 105 5000200 accepted
+fence w1 /e 100 5500000 rejected
+end w1 1 5500100 resigned
+end w2 1 6000000 resigned
+)");
+  Verdict v = Check(h);
+  EXPECT_TRUE(v.ok()) << Report(h, v);
+  EXPECT_EQ(v.fence_rejected, 1u);
+  // Accepted, the same late write is a violation.
+  History accepted = Parse(R"(acquire w1 1 election-unfair /e 100 1000000
+held w1 1 1100000 1100050
+acquire w2 1 election-unfair /e 105 5000000
+fence w2 /e 105 5000200 accepted
+fence w1 /e 100 5500000 accepted
+end w1 1 5500100 resigned
+end w2 1 6000000 resigned
+)");
+  EXPECT_FALSE(Check(accepted).ok());
+}
+
 TEST(HistoryChecker, ResourceUseOutsideTheHoldIsCaught) {
   History h;
   h.Acquire("w1", 1, Recipe::kFair, "/f", 100, 1 * kMs);
