@@ -61,7 +61,7 @@ want(zkl.__version__ == version and zkl.library_version() == version,
      f"versions: package {zkl.__version__}, libzkl {zkl.library_version()}, want {version}")
 want(not pkg.startswith(os.environ.get("ZKL_SOURCE_DIR", "/nonexistent")), f"zkl imported from the source tree ({pkg})")
 
-with zkl.Client.connect(servers, timeout=20) as client:
+with zkl.Client.connect(servers, connect_timeout=20) as client:
     with client.lock("/zkl-pkg/python/lock", timeout=10) as lock:
         token = lock.fencing_token
         want(token > 0, f"fencing token {token}")
@@ -101,7 +101,7 @@ cat >"$work/typed.py" <<'PY'
 import zkl
 
 def main(servers: str) -> int:
-    with zkl.Client.connect(servers, timeout=20) as client:
+    with zkl.Client.connect(servers, connect_timeout=20) as client:
         lock: zkl.Lock = client.lock("/zkl-pkg/python/lock")
         token: int = lock.acquire(10)
         lock.release()
