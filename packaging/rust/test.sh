@@ -111,8 +111,8 @@ needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' 
 echo "needed: $needed"
 if ldd "$bin" | grep -E 'libzkl|libabsl|libzookeeper' >/dev/null; then
   bad "the binary loads a shared libzkl, abseil or ZooKeeper client: $(ldd "$bin" | grep -E 'libzkl|libabsl|libzookeeper' | tr -s ' \n' ' ')"
-elif ! nm "$bin" | grep ' T zkl_client_new' >/dev/null; then
-  bad "zkl_client_new is not defined in the binary"
+elif ! nm "$bin" | grep ' T zkl_client_create' >/dev/null; then
+  bad "zkl_client_create (what the binding calls) is not defined in the binary"
 elif readelf -d "$bin" | grep -E 'R(UN)?PATH' >/dev/null; then
   bad "the binary has a run path: $(readelf -d "$bin" | grep -E 'R(UN)?PATH')"
 else
