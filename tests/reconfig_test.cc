@@ -120,11 +120,7 @@ class Reconfig : public ::testing::Test {
   }
 
   void SetUp() override {
-    if (skip_reason_ != nullptr) {
-      const char *req = std::getenv("ZKL_REQUIRE_NETNS");
-      if (req != nullptr && std::string(req) == "1") FAIL() << *skip_reason_;
-      GTEST_SKIP() << *skip_reason_;
-    }
+    if (skip_reason_ != nullptr) ZKL_SKIP_OR_FAIL_WITHOUT_NETNS(*skip_reason_);
     ASSERT_TRUE(ens_->WaitHealthy(std::chrono::seconds(90))) << "the ensemble is not healthy";
   }
 

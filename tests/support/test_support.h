@@ -4,6 +4,22 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+// In a test body whose network namespaces are unavailable: skips with the
+// reason, or fails when ZKL_REQUIRE_NETNS=1 (scripts/test as root, where
+// they must work and a skip would hide a broken harness).
+#define ZKL_SKIP_OR_FAIL_WITHOUT_NETNS(reason)                           \
+  do {                                                                   \
+    const char *zkl_require_netns = std::getenv("ZKL_REQUIRE_NETNS");    \
+    if (zkl_require_netns != nullptr && std::string(zkl_require_netns) == "1") { \
+      FAIL() << (reason);                                                \
+    }                                                                    \
+    GTEST_SKIP() << (reason);                                            \
+  } while (0)
+
 #include <zkl.h>
 
 #include <chrono>
