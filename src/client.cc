@@ -1,6 +1,7 @@
 #include "client.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "client_options.h"
@@ -109,8 +110,17 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
   c->log_level_ = opts.log_level != ZKL_LOG_OFF ? opts.log_level : opts.log_cb ? ZKL_LOG_WARN : 0;
   c->connect_.log_level = c->log_level_;
   c->stats_interval_ms_ = opts.stats_interval_ms;
+  // Test only (the fenced chaos run): holds answer yes without the lease
+  // bound, to show that the resource's fence alone keeps the data safe.
+  const char *lying = getenv("ZKL_TEST_LYING_IS_HELD");
+  c->lying_is_held_ = lying != nullptr && std::string_view(lying) == "1";
   {
     MutexLock lock(&c->mu_);
+    if (c->lying_is_held_) {
+      c->Log(ZKL_LOG_WARN, "client",
+             "ZKL_TEST_LYING_IS_HELD=1: is_held and valid_for ignore the lease bound (a test switch; "
+             "never in production)");
+    }
     c->connecting_since_ = MonoNow();
     if (c->stats_interval_ms_ > 0) c->stats_due_ = MonoNow() + absl::Milliseconds(c->stats_interval_ms_);
     c->servers_ = opts.servers;

@@ -158,6 +158,9 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // InfinitePast without a session, or after the bound lapsed until the
   // quorum proves the session again.
   absl::Time LeaseDeadline() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Test switch ZKL_TEST_LYING_IS_HELD=1 (the fenced chaos run): holds say
+  // yes whenever the engine believes it holds, ignoring the lease bound.
+  bool lying_is_held() const { return lying_is_held_; }
 
   // Asynchronous ZooKeeper requests. Each returns the submission's rc; on
   // kOk exactly one Reply reaches `l` later (unless the session it was sent
@@ -306,6 +309,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   int64_t suspended_ms_ ABSL_GUARDED_BY(mu_) = 0;  // finished suspensions
   absl::Time suspended_since_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   int32_t stats_interval_ms_ = 0;
+  bool lying_is_held_ = false;  // immutable after Create
   absl::Time stats_due_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
 };
 
