@@ -135,6 +135,15 @@ ZKL_API const char *zkl_version_string(void);
                                 rejected the one given                      */
 #define ZKL_EPROTOCOL -31    /* the server broke off the session handshake
                                 (e.g. a plaintext client on a TLS port)      */
+#define ZKL_EEXISTS -32      /* a guarded create: the node exists           */
+#define ZKL_EBADVERSION -33  /* a guarded set/delete/check: the node's
+                                version is not the one given                */
+#define ZKL_ENOTEMPTY -34    /* a guarded delete: the node has children     */
+#define ZKL_ESTALE -35       /* a fencing token that is not the current
+                                holder's (zkl_fence_check)                  */
+#define ZKL_EINDOUBT -36     /* the connection broke while a guarded write
+                                was in flight: it may or may not have been
+                                applied (read back before retrying)         */
 
 /* A static, human-readable description of an error code. Never NULL. */
 ZKL_API const char *zkl_strerror(int err);
@@ -177,6 +186,9 @@ ZKL_API void zkl_free(void *p);
 #define ZKL_EVENT_LOG 14           /* a log line (pull form only, and only
                                       when log_cb is set: dispatch hands the
                                       lines to log_cb instead)              */
+#define ZKL_EVENT_WRITTEN 15       /* a guarded write (*_write_async)
+                                      finished: error 0 (applied) or why
+                                      not; request id, results: zkl_event_ops */
 
 /* Session states (zkl_client_state, zkl_event_session_state). */
 #define ZKL_SESSION_CONNECTING 1   /* no session yet                         */
@@ -210,6 +222,7 @@ typedef struct zkl_election zkl_election;
 typedef struct zkl_observer zkl_observer;
 typedef struct zkl_event zkl_event;
 typedef struct zkl_participants zkl_participants;
+typedef struct zkl_ops zkl_ops;
 
 /*
  * Event callback. Runs only inside zkl_client_dispatch(), on its caller's
@@ -257,6 +270,13 @@ ZKL_API int zkl_event_fencing_token(const zkl_event *ev, uint64_t *out);
 ZKL_API int zkl_event_data(const zkl_event *ev, const char **data, size_t *len);
 /* LOG events (pull form): the level and component. */
 ZKL_API int zkl_event_log(const zkl_event *ev, int *level, const char **component);
+/* The request id an asynchronous call returned, for the event that answers
+ * it (WRITTEN); 0 for other events. */
+ZKL_API int zkl_event_request_id(const zkl_event *ev, uint64_t *out);
+/* WRITTEN: the write's operations with their results (borrowed: valid as
+ * long as the event; read them with zkl_ops_failed / zkl_ops_path /
+ * zkl_ops_version). NULL for other events. */
+ZKL_API int zkl_event_ops(const zkl_event *ev, const zkl_ops **out);
 /* Frees an event obtained from zkl_client_next_event. NULL is accepted. */
 ZKL_API void zkl_event_free(zkl_event *ev);
 
@@ -816,6 +836,96 @@ ZKL_API int zkl_observer_leader(zkl_observer *o, char *buf, size_t len);
 ZKL_API int zkl_observer_term(zkl_observer *o, uint64_t *out);
 
 /* ------------------------------------------------------------------------ */
+/* Guarded writes: ZooKeeper writes that succeed only while the hold is real */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A guarded write runs the caller's operations in one ZooKeeper `multi`
+ * behind a check that the holder's own node (the lock's, each member's of a
+ * multi-lock, the leader's) still exists. The leader applies a session's
+ * multi only while the session is alive, all or nothing, in its one order
+ * of writes: so the operations are applied only if, at that point of the
+ * quorum's history, the hold was real — a holder that was frozen, cut off
+ * or expired writes nothing, whatever it believes (docs/FENCING.md).
+ *
+ * Operations live in the lock's (or election's) tree: strictly below its
+ * path, never a participant's node (a child with a sequence suffix, or the
+ * fixed node of a non-fair recipe) nor a sequential create directly below
+ * the path (it would join the queue). Keep the data a lock guards under it,
+ * e.g. /locks/job/state for the lock /locks/job.
+ *
+ * Results: 0 (every operation applied); nothing applied on any error:
+ *   ZKL_ENOTHELD / ZKL_ENOTOWNER  not held (by this owner) when called
+ *   ZKL_ELOST      the hold is gone at the quorum (the guard failed), or a
+ *                  loss not yet acknowledged by a release
+ *   ZKL_ESESSION   the session expired first
+ *   ZKL_ENOTFOUND, ZKL_EEXISTS, ZKL_EBADVERSION, ZKL_ENOTEMPTY, ZKL_EAUTH
+ *                  an operation failed (zkl_ops_failed says which)
+ *   ZKL_EBADPATH   an operation outside the lock's tree (nothing sent)
+ *   ZKL_ETOOBIG    the operations exceed one request (1 MiB)
+ * and ZKL_EINDOUBT when the connection broke while the write was in
+ * flight: it may have been applied. A guarded write never retries itself.
+ * It waits for the server's answer (one round trip), or while
+ * disconnected for the session to resume (it is sent then) or be lost.
+ */
+
+/* zkl_ops_create flags (ZooKeeper's create modes). */
+#define ZKL_CREATE_PERSISTENT 0
+#define ZKL_CREATE_EPHEMERAL 1   /* dies with this client's session        */
+#define ZKL_CREATE_SEQUENTIAL 2  /* appends a sequence number: the created
+                                    name is zkl_ops_path                    */
+/* Version argument meaning "whatever the version". */
+#define ZKL_ANY_VERSION -1
+/* The most a write's operations may carry: paths and data together
+ * (ZooKeeper's request limit, jute.maxbuffer, is 1 MiB). */
+#define ZKL_OPS_MAX_BYTES 1000000
+
+/* A list of operations (plain owned object, not thread-safe). */
+ZKL_API int zkl_ops_new(zkl_ops **out);
+ZKL_API void zkl_ops_free(zkl_ops *ops);
+/* Appends one operation; ZKL_EBADPATH, ZKL_EINVAL (flags, version < -1,
+ * NULL data with len > 0), ZKL_ETOOBIG (over ZKL_OPS_MAX_BYTES). */
+ZKL_API int zkl_ops_create(zkl_ops *ops, const char *path, const void *data, size_t len,
+                           int32_t flags);
+ZKL_API int zkl_ops_set(zkl_ops *ops, const char *path, const void *data, size_t len,
+                        int32_t version);
+ZKL_API int zkl_ops_delete(zkl_ops *ops, const char *path, int32_t version);
+ZKL_API int zkl_ops_check(zkl_ops *ops, const char *path, int32_t version);
+ZKL_API int zkl_ops_count(const zkl_ops *ops);
+/* After a write: the index of the operation that failed, or -1 (applied, or
+ * failed for a reason of no one operation: ELOST, EINDOUBT, ...). */
+ZKL_API int zkl_ops_failed(const zkl_ops *ops);
+/* After a write: the path a create made (with its sequence number), into
+ * buf (NUL-terminated, truncated to len-1); returns its full length.
+ * ZKL_ENOTFOUND when operation i made none, ZKL_ERANGE for a bad index. */
+ZKL_API int zkl_ops_path(const zkl_ops *ops, size_t i, char *buf, size_t len);
+/* After a write: the node's data version after a create (0) or set. */
+ZKL_API int zkl_ops_version(const zkl_ops *ops, size_t i, int32_t *out);
+
+/* Runs `ops` guarded by the hold of `owner` (see above); the results are
+ * written into `ops`. */
+ZKL_API int zkl_lock_write(zkl_lock *l, uint64_t owner, zkl_ops *ops);
+/* The same, returning at once: a request id (> 0), or an error when nothing
+ * was sent (checked as in the blocking form). One WRITTEN event answers it
+ * (zkl_event_request_id), its results in zkl_event_ops. `ops` is copied. */
+ZKL_API int zkl_lock_write_async(zkl_lock *l, uint64_t owner, const zkl_ops *ops);
+/* Guarded by every member's node; operations below any member's path. */
+ZKL_API int zkl_multilock_write(zkl_multilock *m, uint64_t owner, zkl_ops *ops);
+ZKL_API int zkl_multilock_write_async(zkl_multilock *m, uint64_t owner, const zkl_ops *ops);
+/* Guarded by the leadership (ZKL_ENOTHELD when not leader). */
+ZKL_API int zkl_election_write(zkl_election *e, zkl_ops *ops);
+ZKL_API int zkl_election_write_async(zkl_election *e, const zkl_ops *ops);
+/*
+ * The leader replaces the value it publishes (its id, the node's data)
+ * without leaving the election (etcd's Proclaim): observers report the new
+ * value with the same term (LEADER_CHANGED). One round trip; 0, or as a
+ * guarded write (ZKL_ENOTHELD when not leader, ZKL_ELOST, ZKL_EINDOUBT...).
+ * A later rejoin publishes the new value too.
+ */
+ZKL_API int zkl_election_proclaim(zkl_election *e, const void *data, size_t len);
+
+
+/* ------------------------------------------------------------------------ */
 /* Inspection and revocation (for tools: who holds, who waits)              */
 /* ------------------------------------------------------------------------ */
 
@@ -867,6 +977,20 @@ ZKL_API void zkl_participants_free(zkl_participants *p);
  */
 ZKL_API int zkl_revoke(zkl_client *c, const char *path,
                        const zkl_inspect_options *opts, const char *holder);
+
+/*
+ * For resources that are not ZooKeeper: is `token` the fencing token of a
+ * current holder of `path` (a lock of opts->lock_kind, or an election of
+ * opts->election_kind)? 0 when it is; ZKL_ESTALE when it is not (a later
+ * holder has it, or nobody); ZKL_ETIMEDOUT, ZKL_ECONNECTION... when the
+ * question could not be answered. The answer is read after a `sync`, so it
+ * is at least as new as the quorum's state when the call began, never one
+ * lagging server's. It is a snapshot: a resource that must not accept a
+ * stale holder compares tokens itself (docs/FENCING.md), and uses this
+ * call to refuse early or to audit.
+ */
+ZKL_API int zkl_fence_check(zkl_client *c, const char *path, const zkl_inspect_options *opts,
+                            uint64_t token);
 
 #ifdef __cplusplus
 }

@@ -208,6 +208,18 @@ int zkl_event_log(const zkl_event *ev, int *level, const char **component) {
   return ZKL_OK;
 }
 
+int zkl_event_request_id(const zkl_event *ev, uint64_t *out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->request_id;
+  return ZKL_OK;
+}
+
+int zkl_event_ops(const zkl_event *ev, const zkl_ops **out) {
+  if (!ev || !out) return ZKL_EINVAL;
+  *out = ev->ops.get();
+  return ZKL_OK;
+}
+
 void zkl_event_free(zkl_event *ev) { delete ev; }
 
 // ---------------------------------------------------------------------------
@@ -991,6 +1003,145 @@ int zkl_participants_data(const zkl_participants *p, size_t i, const char **data
 }
 
 void zkl_participants_free(zkl_participants *p) { delete p; }
+
+// --- guarded writes ---
+
+int zkl_ops_new(zkl_ops **out) {
+  return Guard([&] {
+    if (!out) return ZKL_EINVAL;
+    *out = new zkl_ops();
+    return ZKL_OK;
+  });
+}
+
+void zkl_ops_free(zkl_ops *ops) { delete ops; }
+
+int zkl_ops_create(zkl_ops *ops, const char *path, const void *data, size_t len, int32_t flags) {
+  return Guard([&] {
+    if (!ops || !path) return ZKL_EINVAL;
+    if (int rc = CheckData(data, len)) return rc;
+    std::string bytes = data ? std::string(static_cast<const char *>(data), len) : std::string();
+    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kCreate, path, std::move(bytes), flags, -1});
+  });
+}
+
+int zkl_ops_set(zkl_ops *ops, const char *path, const void *data, size_t len, int32_t version) {
+  return Guard([&] {
+    if (!ops || !path) return ZKL_EINVAL;
+    if (int rc = CheckData(data, len)) return rc;
+    std::string bytes = data ? std::string(static_cast<const char *>(data), len) : std::string();
+    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kSetData, path, std::move(bytes), 0, version});
+  });
+}
+
+int zkl_ops_delete(zkl_ops *ops, const char *path, int32_t version) {
+  return Guard([&] {
+    if (!ops || !path) return ZKL_EINVAL;
+    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kDelete, path, std::string(), 0, version});
+  });
+}
+
+int zkl_ops_check(zkl_ops *ops, const char *path, int32_t version) {
+  return Guard([&] {
+    if (!ops || !path) return ZKL_EINVAL;
+    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kCheck, path, std::string(), 0, version});
+  });
+}
+
+int zkl_ops_count(const zkl_ops *ops) { return ops ? static_cast<int>(ops->ops.size()) : ZKL_EINVAL; }
+
+int zkl_ops_failed(const zkl_ops *ops) { return ops ? ops->failed : ZKL_EINVAL; }
+
+int zkl_ops_path(const zkl_ops *ops, size_t i, char *buf, size_t len) {
+  if (!ops || (!buf && len > 0)) return ZKL_EINVAL;
+  if (i >= ops->results.size()) return ZKL_ERANGE;
+  const std::string &path = ops->results[i].path;
+  if (path.empty()) return ZKL_ENOTFOUND;
+  if (len > 0) {
+    size_t n = std::min(len - 1, path.size());
+    path.copy(buf, n);
+    buf[n] = '\0';
+  }
+  return static_cast<int>(path.size());
+}
+
+int zkl_ops_version(const zkl_ops *ops, size_t i, int32_t *out) {
+  if (!ops || !out) return ZKL_EINVAL;
+  if (i >= ops->results.size()) return ZKL_ERANGE;
+  if (ops->results[i].version < 0) return ZKL_ENOTFOUND;
+  *out = ops->results[i].version;
+  return ZKL_OK;
+}
+
+int zkl_lock_write(zkl_lock *l, uint64_t owner, zkl_ops *ops) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    if (!lock) return ZKL_EBADHANDLE;
+    return ops ? lock->Write(owner, ops, false) : ZKL_EINVAL;
+  });
+}
+
+int zkl_lock_write_async(zkl_lock *l, uint64_t owner, const zkl_ops *ops) {
+  return Guard([&] {
+    auto lock = GetLock(l);
+    if (!lock) return ZKL_EBADHANDLE;
+    // Async reads the list only (it sends a copy).
+    return ops ? lock->Write(owner, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
+  });
+}
+
+int zkl_multilock_write(zkl_multilock *m, uint64_t owner, zkl_ops *ops) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    if (!ml) return ZKL_EBADHANDLE;
+    return ops ? ml->Write(owner, ops, false) : ZKL_EINVAL;
+  });
+}
+
+int zkl_multilock_write_async(zkl_multilock *m, uint64_t owner, const zkl_ops *ops) {
+  return Guard([&] {
+    auto ml = GetMultilock(m);
+    if (!ml) return ZKL_EBADHANDLE;
+    return ops ? ml->Write(owner, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
+  });
+}
+
+int zkl_election_write(zkl_election *e, zkl_ops *ops) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    return ops ? el->Write(0, ops, false) : ZKL_EINVAL;
+  });
+}
+
+int zkl_election_write_async(zkl_election *e, const zkl_ops *ops) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    return ops ? el->Write(0, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
+  });
+}
+
+int zkl_election_proclaim(zkl_election *e, const void *data, size_t len) {
+  return Guard([&] {
+    auto el = GetElection(e);
+    if (!el) return ZKL_EBADHANDLE;
+    if (int rc = CheckData(data, len)) return rc;
+    return el->Proclaim(data ? std::string_view(static_cast<const char *>(data), len) : std::string_view());
+  });
+}
+
+int zkl_fence_check(zkl_client *c, const char *path, const zkl_inspect_options *opts, uint64_t token) {
+  return Guard([&] {
+    auto client = GetClient(c);
+    if (!client) return ZKL_EBADHANDLE;
+    if (!path || !opts) return ZKL_EINVAL;
+    if (int rc = zkl::ValidatePath(path)) return rc;
+    std::unique_ptr<zkl::Rule> rule;
+    if (int rc = InspectRule(opts, &rule)) return rc;
+    return zkl::FenceCheck(*client, path, std::move(rule), opts->timeout_ms, token);
+  });
+}
 
 int zkl_revoke(zkl_client *c, const char *path, const zkl_inspect_options *opts,
                const char *holder) {

@@ -822,6 +822,10 @@ ZkRc Client::SetData(Listener *l, int op, const std::string &path, std::string_v
                 [&](Request *req) { return session_->SetData(req, path, data, version); });
 }
 
+ZkRc Client::Sync(Listener *l, int op, const std::string &path) {
+  return Submit(NewRequest(l, op, path), [&](Request *req) { return session_->Sync(req, path); });
+}
+
 ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
   std::string first = ops.empty() ? std::string() : ops.front().path;
   return Submit(NewRequest(l, op, first),

@@ -162,6 +162,14 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // yes whenever the engine believes it holds, ignoring the lease bound.
   bool lying_is_held() const { return lying_is_held_; }
 
+  // The id of a new asynchronous call (1..INT_MAX, then round again).
+  uint64_t NextRequestId() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (next_request_id_ >= 0x7fffffff) next_request_id_ = 0;
+    return ++next_request_id_;
+  }
+  // The server we talk to catches up with the leader (ZkSession::Sync).
+  ZkRc Sync(Listener *l, int op, const std::string &path) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   // Asynchronous ZooKeeper requests. Each returns the submission's rc; on
   // kOk exactly one Reply reaches `l` later (unless the session it was sent
   // on is gone by then).
@@ -291,6 +299,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // suspended until the quorum proves the session again.
   bool bound_lapsed_ ABSL_GUARDED_BY(mu_) = false;
   int held_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t next_request_id_ ABSL_GUARDED_BY(mu_) = 0;
   size_t pending_logs_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t dropped_logs_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<uint64_t, std::weak_ptr<Listener>> listeners_ ABSL_GUARDED_BY(mu_);

@@ -220,6 +220,58 @@ int Contender::FencingToken(uint64_t *out) {
   return ZKL_OK;
 }
 
+int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
+  if (client_->closed()) return ZKL_ECLOSED;
+  if (holds_ == 0) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
+  if (owner != owner_) return ZKL_ENOTOWNER;
+  if (!held_ || node_.empty()) return ZKL_ENOTHELD;
+  // A suspended hold still sends: the check decides at the quorum, once the
+  // session is heard from again.
+  guard->checks.push_back(ZkOp{ZkOp::kCheck, OwnPath(), std::string(), 0, -1});
+  // The quorum saying the node is gone is news to this hold: it is lost.
+  guard->on_gone.push_back([weak = self(), node = node_] {
+    auto me = std::static_pointer_cast<Contender>(weak.lock());
+    if (me && me->held_ && me->node_ == node) me->NodeGone();
+  });
+  guard->owner = owner;
+  guard->token = czxid_;
+  return ZKL_OK;
+}
+
+int Contender::Write(uint64_t owner, zkl_ops *ops, bool async) {
+  MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (group_ != nullptr) return ZKL_EBUSY;
+  if (ops->ops.empty()) return ZKL_EINVAL;
+  for (const ZkOp &op : ops->ops) {
+    if (!InTree(op)) return ZKL_EBADPATH;
+  }
+  WriteGuard guard;
+  if (int rc = GuardLocked(owner, &guard)) return rc;
+  guard.handle = self().lock();
+  guard.cb = cb_;
+  guard.user_data = user_data_;
+  return RunGuardedWrite(*client_, std::move(guard), ops, async);
+}
+
+int Contender::Proclaim(std::string_view data) {
+  MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  WriteGuard guard;
+  if (int rc = GuardLocked(owner_, &guard)) return rc;
+  std::string before = std::move(data_);
+  data_ = std::string(data);
+  zkl_ops ops;
+  if (int rc = AddOp(&ops, ZkOp{ZkOp::kSetData, OwnPath(), NodeData(), 0, -1})) {
+    data_ = std::move(before);
+    return rc;
+  }
+  int rc = RunGuardedWrite(*client_, std::move(guard), &ops, /*async=*/false);
+  // Applied, or maybe: a rejoin publishes what the leader last asked for.
+  if (rc != ZKL_OK && rc != ZKL_EINDOUBT) data_ = std::move(before);
+  return rc;
+}
+
 int Contender::HoldCount() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client.h"
+#include "guarded_write.h"
 #include "histogram.h"
 #include "json.h"
 #include "rule.h"
@@ -60,6 +61,10 @@ class Contender : public Listener {
   int ValidFor(int64_t *ms);
   int FencingToken(uint64_t *out);
   int HoldCount();
+  // Guarded writes (guarded_write.h): `ops` behind a check of this hold.
+  int Write(uint64_t owner, zkl_ops *ops, bool async);
+  // Elections: the leader publishes `data` as its id (etcd's Proclaim).
+  int Proclaim(std::string_view data);
   // Leaves (releasing or cancelling); the node is cleaned up in the
   // background even though the handle is gone.
   void Destroy();
@@ -76,6 +81,10 @@ class Contender : public Listener {
   bool idle() const { return !want_hold_ && !held_ && holds_ == 0; }
   bool held() const { return held_; }
   uint64_t token() const { return czxid_; }
+  // The check that proves `owner`'s hold, for a guarded write.
+  int GuardLocked(uint64_t owner, WriteGuard *guard);
+  // Whether a guarded write may touch `op`'s path (in this lock's tree).
+  bool InTree(const ZkOp &op) const { return InLockTree(*rule_, path_, op); }
   int64_t ValidForMs() const;
   // As Acquire/Cancel/Release without taking the mutex. *started is the
   // request's number when an acquire was started (0: answered at once).
@@ -156,7 +165,7 @@ class Contender : public Listener {
   const std::unique_ptr<Rule> rule_;
   const bool reentrant_;
   const Role role_;
-  const std::string data_;
+  std::string data_;  // changed by Proclaim
   const std::string kind_name_;
   const absl::Duration max_hold_;
   const int on_revoke_;

@@ -35,6 +35,11 @@ extern "C" const char *zkl_strerror(int err) {
     case ZKL_EHOSTNAME: return "server certificate does not name the host";
     case ZKL_ECLIENTCERT: return "server requires a client certificate, or rejected it";
     case ZKL_EPROTOCOL: return "server broke off the session handshake (a TLS port?)";
+    case ZKL_EEXISTS: return "node exists";
+    case ZKL_EBADVERSION: return "node version mismatch";
+    case ZKL_ENOTEMPTY: return "node has children";
+    case ZKL_ESTALE: return "fencing token is not the current holder's";
+    case ZKL_EINDOUBT: return "connection lost during the write: it may or may not have been applied";
     default: return "unknown zkl error";
   }
 }

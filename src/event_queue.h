@@ -22,6 +22,8 @@ struct zkl_event {
   std::string data;
   int log_level = 0;           // LOG events
   std::string log_component;   // LOG events
+  uint64_t request_id = 0;     // the async call this event answers
+  std::shared_ptr<zkl_ops> ops;  // WRITTEN: the operations and results
   // The handle the event is about (null for session events); kept alive by
   // the event so a callback may destroy it safely.
   std::shared_ptr<zkl::Handle> handle;

@@ -9,7 +9,8 @@
 
 namespace zkl {
 
-enum class HandleKind { kClient = 1, kLock = 2, kElection = 3, kObserver = 4, kMultilock = 5 };
+enum class HandleKind { kClient = 1, kLock = 2, kElection = 3, kObserver = 4, kMultilock = 5,
+                        kWrite = 6 /* a guarded write in flight (never public) */ };
 
 class Handle {
  public:

@@ -15,13 +15,14 @@ namespace {
 class Inspector : public Listener {
  public:
   Inspector(Client &client, std::string path, std::unique_ptr<Rule> rule, bool read_write,
-            bool semaphore)
+            bool semaphore, bool sync_first)
       : Listener(HandleKind::kObserver),
         client_(client),
         path_(std::move(path)),
         rule_(std::move(rule)),
         read_write_(read_write),
-        semaphore_(semaphore) {}
+        semaphore_(semaphore),
+        sync_first_(sync_first) {}
 
   // Who holds, as the node's own recipe decides: a read/write queue mixes
   // both kinds, each judged by its own rule.
@@ -32,6 +33,10 @@ class Inspector : public Listener {
   }
 
   void OnReply(const Reply &r) override {
+    if (r.op == kSync) {
+      if (r.rc != ZkRc::kOk) return Finish(ZkError(r.rc));
+      return Read();
+    }
     if (r.op == kLeases) {
       // The semaphore's lease count lives in the lock node's data.
       int leases = 0;
@@ -78,6 +83,15 @@ class Inspector : public Listener {
   void OnClientClosed() override { Finish(ZKL_ECLOSED); }
 
   void Start() {
+    // The server we talk to first catches up with the leader: what follows
+    // is at least as new as the quorum's state now.
+    if (sync_first_) {
+      client_.Sync(this, kSync, path_);
+    } else {
+      Read();
+    }
+  }
+  void Read() {
     if (semaphore_) client_.GetData(this, kLeases, path_, false);  // answered first
     client_.GetChildren(this, kChildren, path_, false);
   }
@@ -92,7 +106,7 @@ class Inspector : public Listener {
   }
 
  private:
-  enum { kChildren = 1, kLeases = 2, kData = 16 };
+  enum { kChildren = 1, kLeases = 2, kSync = 3, kData = 16 };
   void Finish(int rc) {
     if (done_) return;
     done_ = true;
@@ -103,7 +117,7 @@ class Inspector : public Listener {
   Client &client_;
   const std::string path_;
   std::unique_ptr<Rule> rule_;
-  const bool read_write_, semaphore_;
+  const bool read_write_, semaphore_, sync_first_;
   const std::unique_ptr<Rule> read_ = MakeReadRule(), write_ = MakeWriteRule();
   std::vector<Participant> result_;
   size_t pending_ = 0;
@@ -114,11 +128,11 @@ class Inspector : public Listener {
 }  // namespace
 
 int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
-            std::vector<Participant> *out) {
+            std::vector<Participant> *out, bool sync_first) {
   bool read_write = rule->label() == "__READ__" || rule->label() == "__WRIT__";
   bool semaphore = rule->max_leases() > 0;
   auto inspector =
-      std::make_shared<Inspector>(client, path, std::move(rule), read_write, semaphore);
+      std::make_shared<Inspector>(client, path, std::move(rule), read_write, semaphore, sync_first);
   inspector->BindSelf(inspector);
   MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;
@@ -139,6 +153,16 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
   if (inspector->rc() != ZKL_OK) return inspector->rc();
   *out = inspector->TakeResult();
   return ZKL_OK;
+}
+
+int FenceCheck(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
+               uint64_t token) {
+  std::vector<Participant> now;
+  if (int rc = Inspect(client, path, std::move(rule), timeout_ms, &now, /*sync_first=*/true)) return rc;
+  for (const Participant &p : now) {
+    if (p.holder && p.czxid == token) return ZKL_OK;
+  }
+  return ZKL_ESTALE;
 }
 
 }  // namespace zkl

@@ -24,8 +24,14 @@ struct Participant {
 // Reads the queue under `path` as `rule` sees it. Blocks up to timeout_ms.
 // `rule` says which recipe the path holds; a semaphore's lease count is read
 // from the server.
+// With `sync_first`, the server catches up with the leader first.
 int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
-            std::vector<Participant> *out);
+            std::vector<Participant> *out, bool sync_first = false);
+
+// zkl_fence_check: 0 when `token` is a current holder's (read after a
+// sync), ZKL_ESTALE when not.
+int FenceCheck(Client &client, const std::string &path, std::unique_ptr<Rule> rule, int64_t timeout_ms,
+               uint64_t token);
 
 }  // namespace zkl
 

@@ -174,6 +174,30 @@ int Multilock::FencingToken(const std::string &path, uint64_t *out) {
   return ZKL_ENOTFOUND;
 }
 
+int Multilock::Write(uint64_t owner, zkl_ops *ops, bool async) {
+  MutexLock lock(&client_->mu());
+  if (destroyed_) return ZKL_EBADHANDLE;
+  if (ops->ops.empty()) return ZKL_EINVAL;
+  for (const ZkOp &op : ops->ops) {
+    if (std::none_of(members_.begin(), members_.end(), [&](const auto &m) { return m->InTree(op); })) {
+      return ZKL_EBADPATH;
+    }
+  }
+  if (client_->closed()) return ZKL_ECLOSED;
+  if (!held_) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
+  if (owner != owner_) return ZKL_ENOTOWNER;
+  // Every member's node, checked in the one multi: all held, or nothing.
+  WriteGuard guard;
+  for (auto &m : members_) {
+    if (int rc = m->GuardLocked(owner_, &guard)) return rc;
+  }
+  guard.token = members_.front()->token();
+  guard.handle = self_.lock();
+  guard.cb = cb_;
+  guard.user_data = user_data_;
+  return RunGuardedWrite(*client_, std::move(guard), ops, async);
+}
+
 void Multilock::Destroy() {
   std::vector<std::shared_ptr<Contender>> members;
   {

@@ -32,6 +32,8 @@ class Multilock : public Handle, public ContenderGroup {
   int Count() const { return static_cast<int>(members_.size()); }
   std::shared_ptr<Contender> Member(size_t i) const { return members_[i]; }
   int FencingToken(const std::string &path, uint64_t *out);
+  // Guarded writes: `ops` behind a check of every member's node.
+  int Write(uint64_t owner, zkl_ops *ops, bool async);
   // Releases or cancels, then destroys every member.
   void Destroy();
 

@@ -90,7 +90,8 @@ void Observer::OnReply(const Reply &r) {
         if (leader_node_.empty()) {
           SetLeader(true, "", 0);
         } else {
-          client_->GetData(this, kLeaderData, JoinPath(path_, leader_node_), false);
+          // Watched: a leader's proclaim changes its data, not its term.
+          client_->GetData(this, kLeaderData, JoinPath(path_, leader_node_), true);
         }
       } else if (r.rc == ZkRc::kNoNode) {
         // No election yet: wait for the path to appear.

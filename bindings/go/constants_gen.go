@@ -107,6 +107,21 @@ const zklEclientcert = -30
 // zklEprotocol: the server broke off the session handshake
 const zklEprotocol = -31
 
+// zklEexists: a guarded create: the node exists
+const zklEexists = -32
+
+// zklEbadversion: a guarded set/delete/check: the node's
+const zklEbadversion = -33
+
+// zklEnotempty: a guarded delete: the node has children
+const zklEnotempty = -34
+
+// zklEstale: a fencing token that is not the current
+const zklEstale = -35
+
+// zklEindoubt: the connection broke while a guarded write
+const zklEindoubt = -36
+
 // zklEventSession: client session state changed
 const zklEventSession = 1
 
@@ -148,6 +163,9 @@ const zklEventStats = 13
 
 // zklEventLog: a log line (pull form only, and only
 const zklEventLog = 14
+
+// zklEventWritten: a guarded write (*_write_async)
+const zklEventWritten = 15
 
 // zklSessionConnecting: no session yet
 const zklSessionConnecting = 1
@@ -248,5 +266,17 @@ const zklElectionNonfair = 2
 const zklElectionOptionsVersion = 1
 
 const zklObserverOptionsVersion = 1
+
+const zklCreatePersistent = 0
+
+// zklCreateEphemeral: dies with this client's session
+const zklCreateEphemeral = 1
+
+// zklCreateSequential: appends a sequence number: the created
+const zklCreateSequential = 2
+
+const zklAnyVersion = -1
+
+const zklOpsMaxBytes = 1000000
 
 const zklInspectOptionsVersion = 1

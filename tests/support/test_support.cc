@@ -121,6 +121,14 @@ bool Exists(const std::string &path) {
   return zoo_exists(Raw(), path.c_str(), 0, &st) == ZOK;
 }
 
+std::string Data(const std::string &path) {
+  std::vector<char> buf(1 << 20);
+  int len = static_cast<int>(buf.size());
+  struct Stat st {};
+  if (zoo_get(Raw(), path.c_str(), 0, buf.data(), &len, &st) != ZOK) return "<absent>";
+  return std::string(buf.data(), len > 0 ? static_cast<size_t>(len) : 0);
+}
+
 int64_t EphemeralOwner(const std::string &path) {
   struct Stat st {};
   if (zoo_exists(Raw(), path.c_str(), 0, &st) != ZOK) return 0;

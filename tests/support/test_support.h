@@ -82,6 +82,7 @@ std::vector<std::string> Children(const std::string &path);
 bool Exists(const std::string &path);
 void DeleteRecursive(const std::string &path);
 int64_t EphemeralOwner(const std::string &path);  // 0 when absent
+std::string Data(const std::string &path);        // "<absent>" when absent
 
 // Options for zkl_inspect / zkl_revoke naming a lock or an election kind
 // (converts to the pointer the calls take; lives for the full expression).

@@ -37,6 +37,11 @@ declare const constants: {
   readonly ZKL_EHOSTNAME: -29;
   readonly ZKL_ECLIENTCERT: -30;
   readonly ZKL_EPROTOCOL: -31;
+  readonly ZKL_EEXISTS: -32;
+  readonly ZKL_EBADVERSION: -33;
+  readonly ZKL_ENOTEMPTY: -34;
+  readonly ZKL_ESTALE: -35;
+  readonly ZKL_EINDOUBT: -36;
   readonly ZKL_EVENT_SESSION: 1;
   readonly ZKL_EVENT_ACQUIRED: 2;
   readonly ZKL_EVENT_ACQUIRE_FAILED: 3;
@@ -51,6 +56,7 @@ declare const constants: {
   readonly ZKL_EVENT_REVOKE_REQUESTED: 12;
   readonly ZKL_EVENT_STATS: 13;
   readonly ZKL_EVENT_LOG: 14;
+  readonly ZKL_EVENT_WRITTEN: 15;
   readonly ZKL_SESSION_CONNECTING: 1;
   readonly ZKL_SESSION_CONNECTED: 2;
   readonly ZKL_SESSION_SUSPENDED: 3;
@@ -88,6 +94,11 @@ declare const constants: {
   readonly ZKL_ELECTION_NONFAIR: 2;
   readonly ZKL_ELECTION_OPTIONS_VERSION: 1;
   readonly ZKL_OBSERVER_OPTIONS_VERSION: 1;
+  readonly ZKL_CREATE_PERSISTENT: 0;
+  readonly ZKL_CREATE_EPHEMERAL: 1;
+  readonly ZKL_CREATE_SEQUENTIAL: 2;
+  readonly ZKL_ANY_VERSION: -1;
+  readonly ZKL_OPS_MAX_BYTES: 1000000;
   readonly ZKL_INSPECT_OPTIONS_VERSION: 1;
 };
 export = constants;

@@ -39,6 +39,11 @@ module.exports = Object.freeze({
   ZKL_EHOSTNAME: -29, // server certificate does not name the host
   ZKL_ECLIENTCERT: -30, // the server requires a client certificate, or
   ZKL_EPROTOCOL: -31, // the server broke off the session handshake
+  ZKL_EEXISTS: -32, // a guarded create: the node exists
+  ZKL_EBADVERSION: -33, // a guarded set/delete/check: the node's
+  ZKL_ENOTEMPTY: -34, // a guarded delete: the node has children
+  ZKL_ESTALE: -35, // a fencing token that is not the current
+  ZKL_EINDOUBT: -36, // the connection broke while a guarded write
   ZKL_EVENT_SESSION: 1, // client session state changed
   ZKL_EVENT_ACQUIRED: 2, // async acquire succeeded
   ZKL_EVENT_ACQUIRE_FAILED: 3, // async acquire failed: see error
@@ -53,6 +58,7 @@ module.exports = Object.freeze({
   ZKL_EVENT_REVOKE_REQUESTED: 12, // someone asked this holder to let go
   ZKL_EVENT_STATS: 13, // client: statistics JSON is event data
   ZKL_EVENT_LOG: 14, // a log line (pull form only, and only
+  ZKL_EVENT_WRITTEN: 15, // a guarded write (*_write_async)
   ZKL_SESSION_CONNECTING: 1, // no session yet
   ZKL_SESSION_CONNECTED: 2, // session established
   ZKL_SESSION_SUSPENDED: 3, // disconnected; the session may live
@@ -90,5 +96,10 @@ module.exports = Object.freeze({
   ZKL_ELECTION_NONFAIR: 2, // one ephemeral node PATH/leader; all race
   ZKL_ELECTION_OPTIONS_VERSION: 1,
   ZKL_OBSERVER_OPTIONS_VERSION: 1,
+  ZKL_CREATE_PERSISTENT: 0,
+  ZKL_CREATE_EPHEMERAL: 1, // dies with this client's session
+  ZKL_CREATE_SEQUENTIAL: 2, // appends a sequence number: the created
+  ZKL_ANY_VERSION: -1,
+  ZKL_OPS_MAX_BYTES: 1000000,
   ZKL_INSPECT_OPTIONS_VERSION: 1,
 });

@@ -69,6 +69,16 @@ pub const ZKL_EHOSTNAME: i32 = -29;
 pub const ZKL_ECLIENTCERT: i32 = -30;
 /// the server broke off the session handshake
 pub const ZKL_EPROTOCOL: i32 = -31;
+/// a guarded create: the node exists
+pub const ZKL_EEXISTS: i32 = -32;
+/// a guarded set/delete/check: the node's
+pub const ZKL_EBADVERSION: i32 = -33;
+/// a guarded delete: the node has children
+pub const ZKL_ENOTEMPTY: i32 = -34;
+/// a fencing token that is not the current
+pub const ZKL_ESTALE: i32 = -35;
+/// the connection broke while a guarded write
+pub const ZKL_EINDOUBT: i32 = -36;
 /// client session state changed
 pub const ZKL_EVENT_SESSION: i32 = 1;
 /// async acquire succeeded
@@ -97,6 +107,8 @@ pub const ZKL_EVENT_REVOKE_REQUESTED: i32 = 12;
 pub const ZKL_EVENT_STATS: i32 = 13;
 /// a log line (pull form only, and only
 pub const ZKL_EVENT_LOG: i32 = 14;
+/// a guarded write (*_write_async)
+pub const ZKL_EVENT_WRITTEN: i32 = 15;
 /// no session yet
 pub const ZKL_SESSION_CONNECTING: i32 = 1;
 /// session established
@@ -160,4 +172,11 @@ pub const ZKL_ELECTION_FAIR: i32 = 1;
 pub const ZKL_ELECTION_NONFAIR: i32 = 2;
 pub const ZKL_ELECTION_OPTIONS_VERSION: i32 = 1;
 pub const ZKL_OBSERVER_OPTIONS_VERSION: i32 = 1;
+pub const ZKL_CREATE_PERSISTENT: i32 = 0;
+/// dies with this client's session
+pub const ZKL_CREATE_EPHEMERAL: i32 = 1;
+/// appends a sequence number: the created
+pub const ZKL_CREATE_SEQUENTIAL: i32 = 2;
+pub const ZKL_ANY_VERSION: i32 = -1;
+pub const ZKL_OPS_MAX_BYTES: i32 = 1000000;
 pub const ZKL_INSPECT_OPTIONS_VERSION: i32 = 1;
