@@ -33,6 +33,8 @@ static const struct command commands[] = {
     {"status", cmd_status, status_help},
     {"leader", cmd_leader, leader_help},
     {"revoke", cmd_revoke, revoke_help},
+    {"write", cmd_write, write_help},
+    {"fence-check", cmd_fence_check, fence_check_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -47,6 +49,8 @@ static const char main_help[] =
     "  status PATH            who holds the lock PATH and who waits\n"
     "  leader PATH            the current leader of the election PATH\n"
     "  revoke PATH            ask the holders of PATH to let go\n"
+    "  write PATH --put N=V   take the lock PATH, write PATH/N = V guarded by it\n"
+    "  fence-check PATH TOKEN is TOKEN the fencing token of a holder of PATH?\n"
     "  help [COMMAND]         this help, or a command's (as zkl COMMAND --help)\n"
     "  version, --version     print the versions of zkl and libzkl\n"
     "\n"

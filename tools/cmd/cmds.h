@@ -7,6 +7,8 @@ int cmd_elect(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_leader(int argc, char **argv);
 int cmd_revoke(int argc, char **argv);
+int cmd_write(int argc, char **argv);
+int cmd_fence_check(int argc, char **argv);
 
 /* status --kind K: ZKL_LOCK_* (> 0) or -ZKL_ELECTION_* (< 0); canonicalises
  * *kind ("election" -> "election-fair"); a bad K is a usage error. */
@@ -18,5 +20,7 @@ extern const char elect_help[];
 extern const char status_help[];
 extern const char leader_help[];
 extern const char revoke_help[];
+extern const char write_help[];
+extern const char fence_check_help[];
 
 #endif

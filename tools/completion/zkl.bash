@@ -4,7 +4,7 @@ _zkl() {
   COMPREPLY=()
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="lock elect status leader revoke help version"
+  local commands="lock elect status leader revoke write fence-check help version"
   local common="--servers --session-timeout --connect-timeout --auth-file --auth --acl
     --tls-ca --tls-cert --tls-key --tls-key-password-file --tls-insecure-skip-hostname-check
     --sasl-mechanism --sasl-user --sasl-keytab --sasl-ccache --sasl-host --sasl-password-file --verbose --help"
@@ -30,7 +30,7 @@ _zkl() {
     --acl) COMPREPLY=($(compgen -W "open creator" -- "$cur")); return ;;
     --sasl-mechanism) COMPREPLY=($(compgen -W "DIGEST-MD5 GSSAPI" -- "$cur")); return ;;
     --kind) COMPREPLY=($(compgen -W "fair read-write semaphore nonfair election-fair election-unfair" -- "$cur")); return ;;
-    --servers|--session-timeout|--connect-timeout|--auth|--sasl-user|--timeout|--grace|--max-hold|--id|--semaphore|--leases|--holder)
+    --servers|--session-timeout|--connect-timeout|--auth|--sasl-user|--timeout|--grace|--max-hold|--id|--semaphore|--leases|--holder|--put|--create|--set|--delete|--if-version)
       return ;;
   esac
   local opts
@@ -41,7 +41,9 @@ _zkl() {
     status) opts="--kind --leases --json --stats" ;;
     leader) opts="--fair --unfair --watch --terms --json" ;;
     revoke) opts="--holder --kind" ;;
-    help) COMPREPLY=($(compgen -W "lock elect status leader revoke" -- "$cur")); return ;;
+    write) opts="--put --put-file --create --set --delete --if-version --kind --leases --timeout --id" ;;
+    fence-check) opts="--kind" ;;
+    help) COMPREPLY=($(compgen -W "lock elect status leader revoke write fence-check" -- "$cur")); return ;;
     *) return ;;
   esac
   if [[ $cur == -* ]]; then

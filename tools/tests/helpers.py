@@ -7,6 +7,7 @@ Environment (set by tools/test.sh):
 Tests that pause a server get a private one (`private_zk`); the secured
 servers of test_secured.py are session fixtures in conftest.py.
 """
+import json
 import os
 import queue
 import re
@@ -215,6 +216,13 @@ class PrivateServer:
 
     def stop(self):
         zk_server("stop", self.dir)
+
+
+def participants(zkl, path, *opts):
+    """The participants of PATH as `zkl status --json` lists them."""
+    r = zkl.run("status", "--json", *opts, path)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["participants"]
 
 
 def wait_for(cond, timeout=15, interval=0.05, what="condition"):

@@ -10,17 +10,11 @@ import time
 
 import pytest
 
-from helpers import EXIT_LOST, EXIT_TIMEOUT, EXIT_ZKL, ZKL_BIN, wait_for
+from helpers import EXIT_LOST, EXIT_TIMEOUT, EXIT_ZKL, ZKL_BIN, participants, wait_for
 
 LOOP = "while :; do sleep 0.05; done"
 TRAP = "trap 'echo GOT-TERM; exit 0' TERM; echo HELD $ZKL_FENCING_TOKEN; " + LOOP
 PREFIX = os.path.dirname(os.path.dirname(os.path.realpath(ZKL_BIN)))
-
-
-def participants(zkl, path, *opts):
-    r = zkl.run("status", "--json", *opts, path)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)["participants"]
 
 
 # --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from helpers import (EXIT_LOST, EXIT_NOEXEC, EXIT_NOTFOUND, EXIT_TIMEOUT, EXIT_ZKL, ZKL_BIN,
-                     process_gone, wait_for)
+                     participants, process_gone, wait_for)
 
 # A holder command that reports its token and then runs until told to stop.
 LOOP = "while :; do sleep 0.05; done"
@@ -21,10 +21,6 @@ def status_json(zkl, path, *opts):
     r = zkl.run("status", "--json", *opts, path)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
-
-
-def participants(zkl, path, *opts):
-    return status_json(zkl, path, *opts)["participants"]
 
 
 # --------------------------------------------------------------------------
