@@ -240,6 +240,7 @@ int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
 
 int Contender::Write(uint64_t owner, zkl_ops *ops, bool async) {
   MutexLock lock(&client_->mu());
+  if (!async) ResetResults(ops);
   if (destroyed_) return ZKL_EBADHANDLE;
   if (group_ != nullptr) return ZKL_EBUSY;
   if (ops->ops.empty()) return ZKL_EINVAL;

@@ -137,6 +137,11 @@ class GuardedWrite : public Listener {
 
 }  // namespace
 
+void ResetResults(zkl_ops *ops) {
+  ops->failed = -1;
+  ops->results.assign(ops->ops.size(), zkl_ops::Result());
+}
+
 int AddOp(zkl_ops *ops, ZkOp op) {
   if (ops == nullptr) return ZKL_EINVAL;
   if (int rc = ValidatePath(op.path)) return rc;

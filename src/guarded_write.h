@@ -35,6 +35,10 @@ struct zkl_ops {
 
 namespace zkl {
 
+// Forgets the results of an earlier write (a blocking write starts here,
+// so a refusal before sending leaves no stale results behind).
+void ResetResults(zkl_ops *ops);
+
 // Appends `op` after checking its path, version, flags and size.
 int AddOp(zkl_ops *ops, ZkOp op);
 

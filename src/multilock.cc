@@ -176,6 +176,7 @@ int Multilock::FencingToken(const std::string &path, uint64_t *out) {
 
 int Multilock::Write(uint64_t owner, zkl_ops *ops, bool async) {
   MutexLock lock(&client_->mu());
+  if (!async) ResetResults(ops);
   if (destroyed_) return ZKL_EBADHANDLE;
   if (ops->ops.empty()) return ZKL_EINVAL;
   for (const ZkOp &op : ops->ops) {

@@ -115,6 +115,13 @@ TEST(GuardedWrite, AFailedOperationWritesNothingAndSaysWhich) {
     EXPECT_FALSE(Exists(path + "/first")) << k.what;
     EXPECT_EQ(Data(path + "/data"), "0") << k.what;
   }
+  // A list used again: a refusal before sending leaves no stale results.
+  OpsPtr again;
+  ASSERT_EQ(Create(again.o, path + "/data", "x"), 0);
+  EXPECT_EQ(zkl_lock_write(l.get(), kOwner, again.o), ZKL_EEXISTS);
+  EXPECT_EQ(zkl_ops_failed(again.o), 0);
+  EXPECT_EQ(zkl_lock_write(l.get(), kOwner + 1, again.o), ZKL_ENOTOWNER);
+  EXPECT_EQ(zkl_ops_failed(again.o), -1);
   // A delete of a node with children.
   OpsPtr ops;
   ASSERT_EQ(Create(ops.o, path + "/data/child", ""), 0);

@@ -47,7 +47,8 @@ export type ErrorCode =
   | 'ZKL_EAUTH' | 'ZKL_ETOOBIG' | 'ZKL_ENOMEM' | 'ZKL_EZOOKEEPER' | 'ZKL_EVERSION'
   | 'ZKL_ENOTFOUND' | 'ZKL_EINTERNAL' | 'ZKL_ERANGE' | 'ZKL_ENOTSUP' | 'ZKL_EMAXHOLD'
   | 'ZKL_EREVOKED' | 'ZKL_ETLS' | 'ZKL_ECERT' | 'ZKL_EHOSTNAME' | 'ZKL_ECLIENTCERT'
-  | 'ZKL_EPROTOCOL' | 'ZKL_EUNKNOWN';
+  | 'ZKL_EPROTOCOL' | 'ZKL_EEXISTS' | 'ZKL_EBADVERSION' | 'ZKL_ENOTEMPTY' | 'ZKL_ESTALE'
+  | 'ZKL_EINDOUBT' | 'ZKL_EUNKNOWN';
 
 /**
  * An error reported by zkl. An aborted operation has name 'AbortError' and code 'ZKL_ECANCELED'.
@@ -60,6 +61,42 @@ export class ZklError extends Error {
   readonly code: ErrorCode;
   /** The negative ZKL_E* number of zkl.h, e.g. -4. */
   readonly errno: number;
+  /** A refused guarded write: the index of the operation that failed, or null. */
+  readonly failed?: number | null;
+  /** A refused guarded write: its results (nothing of it was applied). */
+  readonly result?: WriteResult;
+}
+
+/** Node data of a guarded write or a proclaim: a string is UTF-8. */
+export type Data = string | Uint8Array;
+
+/**
+ * The operations of a guarded write (lock.write, multiLock.write, election.write), built by
+ * chaining. Each method checks its operation at once (throws ZKL_EBADPATH, ZKL_EINVAL,
+ * ZKL_ETOOBIG); where it may go (strictly below the lock's path) is checked by the write.
+ */
+export class Ops {
+  constructor();
+  /** The number of operations. */
+  readonly length: number;
+  /** Creates `path`; ephemeral: dies with the session; sequential: a sequence number is appended. */
+  create(path: string, data?: Data | null, options?: { ephemeral?: boolean; sequential?: boolean }): this;
+  /** Sets the data of `path` if its version is `version` (default: any, ZKL_ANY_VERSION). */
+  set(path: string, data: Data | null, options?: { version?: number }): this;
+  /** Deletes `path` (no children) if its version is `version` (default: any). */
+  delete(path: string, options?: { version?: number }): this;
+  /** Checks that `path` exists (with version `version`, when given). */
+  check(path: string, options?: { version?: number }): this;
+}
+
+/** What a guarded write did, operation by operation. */
+export interface WriteResult {
+  /** The index of the operation that failed, or null. */
+  failed: number | null;
+  /** Per operation: the path a create made (with its sequence number), null for the others. */
+  paths: Array<string | null>;
+  /** Per operation: the node's data version after a create (0) or set, null for the others. */
+  versions: Array<number | null>;
 }
 
 /** ZKL_E* numbers by name without the prefix: codes.ETIMEDOUT === -4 (from zkl.h). */
@@ -217,6 +254,12 @@ export class Client extends EventEmitter {
   inspect(path: string, options?: InspectOptions): Promise<Participant[]>;
   /** Asks holders to let go; resolves with the number asked. */
   revoke(path: string, options?: InspectOptions & { holder?: string }): Promise<number>;
+  /**
+   * Resolves if `token` is the fencing token of a current holder of `path` (a lock of `kind`, or
+   * an election with election: true); rejects with ZKL_ESTALE when it is not, ZKL_ETIMEDOUT /
+   * ZKL_ECONNECTION when that cannot be answered. Read after a sync.
+   */
+  fenceCheck(path: string, token: bigint | number, options?: InspectOptions): Promise<void>;
   /** Closes the session (its nodes go), ends pending acquires with ZKL_ECLOSED. Idempotent. */
   close(): Promise<void>;
 
@@ -254,6 +297,14 @@ export interface Acquirable {
    * ZKL_ENOTOWNER, ZKL_ELOST once after a loss.
    */
   release(options?: { owner?: Owner }): Promise<void>;
+  /**
+   * A guarded write: `ops` (strictly below the path; a MultiLock: below any member's path) are
+   * applied, all or none, only while the hold is real at the quorum. Rejects (nothing applied)
+   * with ZKL_ENOTHELD, ZKL_ENOTOWNER, ZKL_ELOST, ZKL_EBADPATH, ZKL_EEXISTS, ZKL_EBADVERSION,
+   * ZKL_ENOTEMPTY, ZKL_ENOTFOUND (`err.failed`: the operation's index), ZKL_EINDOUBT (it may
+   * have been applied).
+   */
+  write(ops: Ops, options?: { owner?: Owner }): Promise<WriteResult>;
   /** Frees the handle (a hold is released, a pending acquire cancelled, in the background). */
   close(): void;
   [Symbol.asyncDispose](): Promise<void>;
@@ -336,6 +387,13 @@ export class Election extends EventEmitter {
   campaign(options?: WaitOptions): Promise<bigint>;
   /** Resigns: leaves the election, as leader or from the line. ZKL_ENOTHELD when not taking part. */
   release(): Promise<void>;
+  /** A guarded write by the leader (ZKL_ENOTHELD when not leader); as Lock#write. */
+  write(ops: Ops): Promise<WriteResult>;
+  /**
+   * The leader replaces the value it publishes without leaving the election: observers report it
+   * with the same term. ZKL_ENOTHELD when not leader.
+   */
+  proclaim(value: Data): Promise<void>;
   close(): void;
   [Symbol.asyncDispose](): Promise<void>;
   [Symbol.dispose](): void;

@@ -64,6 +64,96 @@ function check(rc, context) {
   return rc;
 }
 
+/**
+ * The ZklError of a refused guarded write: `failed` (the index of the
+ * operation that failed, or null) and `result` (the write's results).
+ */
+function writeError(errno, context, result, count) {
+  const err = new ZklError(errno, context);
+  err.result = result ?? { failed: null, paths: new Array(count).fill(null),
+                           versions: new Array(count).fill(null) };
+  err.failed = err.result.failed;
+  return err;
+}
+
+// Node data of a guarded write or a proclaim: a Buffer (strings as UTF-8).
+function toData(data, what = 'data') {
+  if (data === undefined || data === null) return undefined;
+  if (typeof data === 'string') return Buffer.from(data);
+  if (Buffer.isBuffer(data)) return data;
+  if (data instanceof Uint8Array) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError(`${what} must be a string, Buffer or Uint8Array`);
+}
+
+function toVersion(version) {
+  if (version === undefined || version === null) return C.ZKL_ANY_VERSION;
+  if (!Number.isInteger(version)) throw new TypeError('version must be an integer');
+  if (version < -(2 ** 31) || version >= 2 ** 31) {
+    throw new ZklError(codes.EINVAL, `version out of range: ${version}`);
+  }
+  return version;
+}
+
+/**
+ * The operations of a guarded write (lock.write, multiLock.write,
+ * election.write), built by chaining:
+ *
+ *   const ops = new zkl.Ops().create(`${path}/state`, 'v1').set(`${path}/state`, 'v2', { version: 0 });
+ *   const { failed, paths, versions } = await lock.write(ops);
+ *
+ * Each method checks its operation at once and throws a ZklError:
+ * ZKL_EBADPATH (malformed path), ZKL_EINVAL (version < -1), ZKL_ETOOBIG
+ * (the list exceeds one request, ZKL_OPS_MAX_BYTES). Where it may go
+ * (strictly below the lock's path) is checked by the write. Data: a
+ * string (UTF-8), Buffer or Uint8Array. An Ops can be written again: each
+ * write sends a copy.
+ */
+class Ops {
+  constructor() {
+    this._ops = check(native.opsNew(), 'ops');
+    this._count = 0;
+  }
+
+  /** The number of operations. */
+  get length() { return this._count; }
+
+  _add(rc, what, p) {
+    check(rc, `ops ${what} ${p}`);
+    this._count++;
+    return this;
+  }
+
+  /**
+   * Creates `path` with `data`. Options: ephemeral (the node dies with the
+   * session), sequential (a sequence number is appended: the created name
+   * is in the results' `paths`).
+   */
+  create(p, data, { ephemeral = false, sequential = false } = {}) {
+    checkPath(p);
+    const flags = (ephemeral ? C.ZKL_CREATE_EPHEMERAL : C.ZKL_CREATE_PERSISTENT) |
+                  (sequential ? C.ZKL_CREATE_SEQUENTIAL : 0);
+    return this._add(native.opsCreate(this._ops, p, toData(data), flags), 'create', p);
+  }
+
+  /** Sets the data of `path`, if its version is `version` (default: any). */
+  set(p, data, { version } = {}) {
+    checkPath(p);
+    return this._add(native.opsSet(this._ops, p, toData(data), toVersion(version)), 'set', p);
+  }
+
+  /** Deletes `path` (it must have no children), if its version is `version`. */
+  delete(p, { version } = {}) {
+    checkPath(p);
+    return this._add(native.opsDelete(this._ops, p, toVersion(version)), 'delete', p);
+  }
+
+  /** Checks that `path` exists (with version `version`, when given). */
+  check(p, { version } = {}) {
+    checkPath(p);
+    return this._add(native.opsCheck(this._ops, p, toVersion(version)), 'check', p);
+  }
+}
+
 function abortError(signal) {
   const err = new ZklError(codes.ECANCELED, 'The operation was aborted', { cause: signal?.reason });
   err.name = 'AbortError';
@@ -341,6 +431,26 @@ class Lock extends Handle {
   }
 
   /**
+   * A guarded write: runs `ops` (an Ops; operations strictly below the
+   * lock's path, e.g. PATH/state) in one ZooKeeper multi that applies them,
+   * all or none, only while this hold is real at the quorum. Resolves with
+   * the results {failed: null, paths, versions} (per operation: the path a
+   * create made, the data version after a create or set; null otherwise).
+   * Nothing is applied on any error; it rejects with ZklError
+   * ZKL_ENOTHELD / ZKL_ENOTOWNER (not held by this owner), ZKL_ELOST (the
+   * hold is gone at the quorum), ZKL_ESESSION, ZKL_EBADPATH (an operation
+   * outside the tree), ZKL_EEXISTS / ZKL_EBADVERSION / ZKL_ENOTEMPTY /
+   * ZKL_ENOTFOUND (an operation failed: `err.failed` is its index),
+   * ZKL_EINDOUBT (the connection broke with the write in flight: it may
+   * have been applied). The error carries `err.result`. Options: owner.
+   */
+  write(ops, { owner } = {}) {
+    const own = toOwner(owner);
+    return this._client._write(this, ops, (o) => native.lockWriteAsync(this._h, own, o),
+                               `write ${this.path}`);
+  }
+
+  /**
    * One attempt without waiting in line (one round trip): true when
    * acquired, false when another holder is in the way (zkl's ZKL_EAGAIN).
    * Rejects with ZKL_ECONNECTION while not connected (a try never waits).
@@ -540,6 +650,29 @@ class Election extends Handle {
   }
 
   /**
+   * A guarded write by the leader: `ops` (strictly below the election's
+   * path) are applied, all or none, only while this participant leads at
+   * the quorum. As lock.write (ZKL_ENOTHELD when not leader).
+   */
+  write(ops) {
+    return this._client._write(this, ops, (o) => native.electionWriteAsync(this._h, o),
+                               `write ${this.path}`);
+  }
+
+  /**
+   * The leader replaces the value it publishes (its id: the node's data; a
+   * string, Buffer or Uint8Array) without leaving the election: observers
+   * report the new value with the same term ('leaderChanged'), and a later
+   * rejoin publishes it too. One round trip. Rejects with ZKL_ENOTHELD when
+   * not leader, else as a guarded write (ZKL_ELOST, ZKL_EINDOUBT...).
+   */
+  async proclaim(value) {
+    const data = toData(value, 'value') ?? Buffer.alloc(0);
+    if (this._closed) throw new ZklError(codes.ENOTHELD, `proclaim ${this.path}`);
+    check(await native.electionProclaim(this._h, data), `proclaim ${this.path}`);
+  }
+
+  /**
    * Resigns (zkl_election_release): leaves the election, as leader or from
    * the line; resolves once the node is deleted. Rejects with ZKL_ENOTHELD
    * when not taking part (also a second release).
@@ -688,6 +821,13 @@ const MultiLock = require('./multilock')({
   releaseAndClose,
 });
 
+/** A token argument: BigInt or a safe non-negative integer. */
+function toToken(token) {
+  if (typeof token === 'number' && Number.isSafeInteger(token) && token >= 0) return BigInt(token);
+  if (typeof token === 'bigint' && token >= 0n && token <= MAX_U64) return token;
+  throw new TypeError('token must be a BigInt or a safe integer in [0, 2^64)');
+}
+
 /**
  * A ZooKeeper session. Connects in the background; acquires started before
  * the session is up wait for it. Events: 'session' (state name), and each
@@ -734,6 +874,9 @@ class Client extends EventEmitter {
     this._handles = new Map();
     this._refs = 0;
     this._waiters = new Set();
+    // Pending guarded writes by the request id the C call returned; the
+    // WRITTEN event carrying that id answers each.
+    this._writes = new Map();
     this._closing = null;
     liveClients.add(this);
   }
@@ -817,6 +960,8 @@ class Client extends EventEmitter {
                              component: ev.component, message: ev.data ?? '' });
         } else if (ev.type === EV.STATS) {
           if (this.listenerCount('stats') > 0) this.emit('stats', JSON.parse(ev.data));
+        } else if (ev.type === EV.WRITTEN) {
+          this._onWritten(ev);
         } else {
           const h = this._handles.get(ev.uid);
           if (h) h._onEvent(ev);
@@ -826,6 +971,48 @@ class Client extends EventEmitter {
         process.nextTick(() => { throw err; });
       }
     }
+  }
+
+  /**
+   * Sends a guarded write of `handle` (send(ops) -> request id | error
+   * code); a closed handle (a released client.lock() one, too) holds nothing.
+   */
+  _write(handle, ops, send, context) {
+    return new Promise((resolve, reject) => {
+      if (!(ops instanceof Ops)) throw new TypeError('ops must be a zkl.Ops');
+      if (this._closing) throw writeError(codes.ECLOSED, context, null, ops.length);
+      if (handle._closed) throw writeError(codes.ENOTHELD, context, null, ops.length);
+      const id = send(ops._ops);
+      if (id < 0) throw writeError(id, context, null, ops.length);
+      this._writes.set(id, { resolve, reject, context, count: ops.length });
+      this._retain();  // until answered
+    });
+  }
+
+  _onWritten(ev) {
+    const rec = this._writes.get(ev.requestId);
+    if (!rec) return;
+    this._writes.delete(ev.requestId);
+    this._unretain();
+    if (ev.error === 0) rec.resolve(ev.ops);
+    else rec.reject(writeError(ev.error, rec.context, ev.ops, rec.count));
+  }
+
+  /**
+   * For resources that are not ZooKeeper: resolves if `token` (BigInt or
+   * number) is the fencing token of a current holder of `p` (a lock of
+   * `kind`, or an election with election: true); rejects with ZklError
+   * ZKL_ESTALE when it is not (a later holder has it, or nobody), and
+   * ZKL_ETIMEDOUT / ZKL_ECONNECTION when that cannot be answered. Read
+   * after a sync: at least as new as the quorum's state when the call
+   * began. A snapshot: a resource that must not accept a stale holder
+   * compares tokens itself (docs/FENCING.md). Options: kind, election,
+   * timeout (ms, default 10 s).
+   */
+  async fenceCheck(p, token, options = {}) {
+    const t = toToken(token);
+    const rc = await native.fenceCheck(this._h, p, ...this._inspectArgs(p, options), t);
+    this._closedCheck(rc, `fenceCheck ${p}`);
   }
 
   _onSession(state, error) {
@@ -1019,6 +1206,11 @@ class Client extends EventEmitter {
     this._onEvents(native.clientDrain(this._ctx));
     for (const h of [...this._handles.values()]) h._onClientClosed();
     this._settleWaiters(codes.ECLOSED);
+    for (const [id, rec] of [...this._writes]) {  // answered by the drain, normally
+      this._writes.delete(id);
+      this._unretain();
+      rec.reject(writeError(codes.ECLOSED, rec.context, null, rec.count));
+    }
     this._unretain();
     liveClients.delete(this);
     native.clientDestroy(this._ctx);
@@ -1052,6 +1244,7 @@ module.exports = {
   Election,
   LeaderObserver,
   MultiLock,
+  Ops,
   ZklError,
   codes,
   constants: C,

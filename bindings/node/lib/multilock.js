@@ -123,6 +123,17 @@ module.exports = function defineMultiLock(internals) {
     }
 
     /**
+     * A guarded write behind every member's node: `ops` (each strictly below
+     * some member's path) are applied, all or none, only while every member
+     * is held at the quorum. As Lock#write. Options: owner.
+     */
+    write(ops, { owner } = {}) {
+      const own = toOwner(owner);
+      return this._client._write(this, ops, (o) => native.multilockWriteAsync(this._h, own, o),
+                                 `write ${this.path}`);
+    }
+
+    /**
      * One attempt, not waiting for any member: true when all are held,
      * false when some member is taken (then none is held). Rejects with
      * ZKL_ECONNECTION while not connected.

@@ -9,11 +9,15 @@
 //   handle is unref'd unless JavaScript says that something is pending
 //   (clientRef), so an idle client does not keep the process alive.
 // - Calls that block for a round trip (close, election release, inspect,
-//   revoke)
+//   revoke, fence check, proclaim)
 //   run as napi_async_work on libuv's thread pool and return a Promise;
 //   every other call is non-blocking and synchronous.
 // - Functions return negative ZKL_E* codes as numbers; lib/index.js turns
 //   them into ZklError exceptions. Wrong JavaScript types throw TypeError.
+// - An operations list of a guarded write (zkl_ops, a plain owned object,
+//   not a checked handle) crosses as an external freed by the garbage
+//   collector. The *_write_async calls copy it and return a request id;
+//   the WRITTEN event that answers carries that id and the results.
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <uv.h>
@@ -196,6 +200,36 @@ struct ClientCtx {
   ClientBox *box = nullptr;
 };
 
+// A guarded write's results: {failed: index | null, paths: [string | null],
+// versions: [number | null]} (one entry per operation).
+napi_value OpsResults(napi_env env, const zkl_ops *ops) {
+  napi_value o, paths, versions;
+  napi_create_object(env, &o);
+  int n = zkl_ops_count(ops);
+  if (n < 0) n = 0;
+  napi_create_array_with_length(env, static_cast<size_t>(n), &paths);
+  napi_create_array_with_length(env, static_cast<size_t>(n), &versions);
+  std::vector<char> buf(256);
+  for (int i = 0; i < n; ++i) {
+    int len = zkl_ops_path(ops, static_cast<size_t>(i), buf.data(), buf.size());
+    if (len >= 0 && static_cast<size_t>(len) >= buf.size()) {
+      buf.resize(static_cast<size_t>(len) + 1);
+      len = zkl_ops_path(ops, static_cast<size_t>(i), buf.data(), buf.size());
+    }
+    napi_set_element(env, paths, static_cast<uint32_t>(i),
+                     len >= 0 ? Str(env, buf.data(), static_cast<size_t>(len)) : Null(env));
+    int32_t version = 0;
+    napi_set_element(env, versions, static_cast<uint32_t>(i),
+                     zkl_ops_version(ops, static_cast<size_t>(i), &version) == ZKL_OK ? Int(env, version)
+                                                                                   : Null(env));
+  }
+  int failed = zkl_ops_failed(ops);
+  napi_set_named_property(env, o, "failed", failed >= 0 ? Int(env, failed) : Null(env));
+  napi_set_named_property(env, o, "paths", paths);
+  napi_set_named_property(env, o, "versions", versions);
+  return o;
+}
+
 // Builds a JavaScript object from one event.
 napi_value EventObject(napi_env env, const zkl_event *ev) {
   napi_value o;
@@ -216,6 +250,14 @@ napi_value EventObject(napi_env env, const zkl_event *ev) {
   napi_set_named_property(env, o, "owner", Big(env, owner));
   napi_set_named_property(env, o, "token", Big(env, token));
   napi_set_named_property(env, o, "data", data ? Str(env, data, len) : Null(env));
+  uint64_t request_id = 0;
+  zkl_event_request_id(ev, &request_id);
+  napi_set_named_property(env, o, "requestId", Int(env, static_cast<int64_t>(request_id)));
+  if (zkl_event_type(ev) == ZKL_EVENT_WRITTEN) {
+    const zkl_ops *ops = nullptr;
+    zkl_event_ops(ev, &ops);
+    napi_set_named_property(env, o, "ops", ops ? OpsResults(env, ops) : Null(env));
+  }
   if (zkl_event_type(ev) == ZKL_EVENT_LOG) {
     int level = 0;
     const char *component = nullptr;
@@ -1014,6 +1056,146 @@ napi_value Revoke(napi_env env, napi_callback_info info) {
   });
 }
 
+// fenceCheck(client, path, lockKind, electionKind, timeoutMs, token)
+//   -> Promise<0 | error code (ZKL_ESTALE: not a current holder's token)>
+napi_value FenceCheck(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  zkl_client *c;
+  std::string path;
+  int rc;
+  zkl_inspect_options io;
+  uint64_t token = 0;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &c) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetInspectOptions(env, argv + 2, &io) || !GetU64(env, argv[5], &token)) {
+    return nullptr;
+  }
+  if (rc < 0) return Queue(env, [rc] { return rc; });
+  return Queue(env, [c, path, io, token] { return zkl_fence_check(c, path.c_str(), &io, token); });
+}
+
+// ---------------------------------------------------------------------------
+// Guarded writes
+// ---------------------------------------------------------------------------
+
+void FinalizeOps(napi_env /*env*/, void *data, void * /*hint*/) {
+  zkl_ops_free(static_cast<zkl_ops *>(data));
+}
+
+// opsNew() -> external (freed by the garbage collector)
+napi_value OpsNew(napi_env env, napi_callback_info /*info*/) {
+  zkl_ops *ops = nullptr;
+  int rc = zkl_ops_new(&ops);
+  if (rc < 0) return Int(env, rc);
+  napi_value ext;
+  if (napi_create_external(env, ops, FinalizeOps, nullptr, &ext) != napi_ok) {
+    zkl_ops_free(ops);
+    ThrowLastError(env);
+    return nullptr;
+  }
+  return ext;
+}
+
+bool GetOps(napi_env env, napi_value v, zkl_ops **out) {
+  void *data = nullptr;
+  if (!IsType(env, v, napi_external) || napi_get_value_external(env, v, &data) != napi_ok || !data) {
+    napi_throw_type_error(env, nullptr, "expected an operations list");
+    return false;
+  }
+  *out = static_cast<zkl_ops *>(data);
+  return true;
+}
+
+// Node data: a Buffer (undefined: none). Its bytes are valid during the call.
+bool GetData(napi_env env, napi_value v, const void **data, size_t *len) {
+  *data = nullptr;
+  *len = 0;
+  if (IsType(env, v, napi_undefined)) return true;
+  bool is_buffer = false;
+  napi_is_buffer(env, v, &is_buffer);
+  if (!is_buffer) {
+    napi_throw_type_error(env, nullptr, "data must be a Buffer");
+    return false;
+  }
+  void *bytes = nullptr;
+  napi_get_buffer_info(env, v, &bytes, len);
+  *data = *len ? bytes : nullptr;
+  return true;
+}
+
+// opsCreate(ops, path, data, flags), opsSet(ops, path, data, version) -> rc
+template <int (*Fn)(zkl_ops *, const char *, const void *, size_t, int32_t)>
+napi_value OpsWithData(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  zkl_ops *ops;
+  std::string path;
+  int rc;
+  const void *data;
+  size_t len;
+  int32_t arg;
+  if (!Args(env, info, argv) || !GetOps(env, argv[0], &ops) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetData(env, argv[2], &data, &len) || !GetI32(env, argv[3], &arg)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, rc);
+  return Int(env, Fn(ops, path.c_str(), data, len, arg));
+}
+
+// opsDelete(ops, path, version), opsCheck(ops, path, version) -> rc
+template <int (*Fn)(zkl_ops *, const char *, int32_t)>
+napi_value OpsNoData(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  zkl_ops *ops;
+  std::string path;
+  int rc;
+  int32_t version;
+  if (!Args(env, info, argv) || !GetOps(env, argv[0], &ops) || !GetPath(env, argv[1], &path, &rc) ||
+      !GetI32(env, argv[2], &version)) {
+    return nullptr;
+  }
+  if (rc < 0) return Int(env, rc);
+  return Int(env, Fn(ops, path.c_str(), version));
+}
+
+// lockWriteAsync(lock, owner, ops), multilockWriteAsync(m, owner, ops)
+//   -> request id (> 0) | error code (nothing sent)
+template <typename T, int (*Fn)(T *, uint64_t, const zkl_ops *)>
+napi_value WriteAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  T *h;
+  uint64_t owner;
+  zkl_ops *ops;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &h) || !GetU64(env, argv[1], &owner) ||
+      !GetOps(env, argv[2], &ops)) {
+    return nullptr;
+  }
+  return Int(env, Fn(h, owner, ops));
+}
+
+// electionWriteAsync(election, ops) -> request id | error code
+napi_value ElectionWriteAsync(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_election *e;
+  zkl_ops *ops;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e) || !GetOps(env, argv[1], &ops)) {
+    return nullptr;
+  }
+  return Int(env, zkl_election_write_async(e, ops));
+}
+
+// electionProclaim(election, data: Buffer) -> Promise<rc>: one round trip,
+// on the thread pool (the bytes are copied first).
+napi_value ElectionProclaim(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  zkl_election *e;
+  const void *data;
+  size_t len;
+  if (!Args(env, info, argv) || !GetHandle(env, argv[0], &e) || !GetData(env, argv[1], &data, &len)) {
+    return nullptr;
+  }
+  std::string bytes(data ? static_cast<const char *>(data) : "", data ? len : 0);
+  return Queue(env, [e, bytes] { return zkl_election_proclaim(e, bytes.data(), bytes.size()); });
+}
+
 // ---------------------------------------------------------------------------
 // Misc
 // ---------------------------------------------------------------------------
@@ -1085,6 +1267,16 @@ napi_value Init(napi_env env, napi_value exports) {
       {"observerDestroy", ObserverDestroy},
       {"inspect", Inspect},
       {"revoke", Revoke},
+      {"fenceCheck", FenceCheck},
+      {"opsNew", OpsNew},
+      {"opsCreate", OpsWithData<zkl_ops_create>},
+      {"opsSet", OpsWithData<zkl_ops_set>},
+      {"opsDelete", OpsNoData<zkl_ops_delete>},
+      {"opsCheck", OpsNoData<zkl_ops_check>},
+      {"lockWriteAsync", WriteAsync<zkl_lock, zkl_lock_write_async>},
+      {"multilockWriteAsync", WriteAsync<zkl_multilock, zkl_multilock_write_async>},
+      {"electionWriteAsync", ElectionWriteAsync},
+      {"electionProclaim", ElectionProclaim},
   };
   for (const Fn &f : fns) {
     napi_value fn;

@@ -487,17 +487,20 @@ def test_constants_match_header():
     # The enums are built from capi (SWIG), member for member.
     groups = [(zkl.EventType, "ZKL_EVENT_"), (zkl.SessionState, "ZKL_SESSION_"),
               (zkl.LockKind, "ZKL_LOCK_"), (zkl.ElectionKind, "ZKL_ELECTION_"),
-              (zkl.Acl, "ZKL_ACL_"), (zkl.LogLevel, "ZKL_LOG_"), (zkl.OnRevoke, "ZKL_REVOKE_")]
+              (zkl.Acl, "ZKL_ACL_"), (zkl.LogLevel, "ZKL_LOG_"), (zkl.OnRevoke, "ZKL_REVOKE_"),
+              (zkl.CreateFlag, "ZKL_CREATE_")]
     for cls, prefix in groups:
         names = {n[len(prefix):]: v for n, v in consts.items()
                  if n.startswith(prefix) and not n.endswith("_OPTIONS_VERSION")}
-        assert {m.name: m.value for m in cls} == names, cls
+        # (__members__: iterating an IntFlag skips its zero member, PERSISTENT)
+        assert {n: m.value for n, m in cls.__members__.items()} == names, cls
     # Every error code has its exception class.
     for name, value in consts.items():
         if name.startswith("ZKL_E") and value < 0:
             err = zkl.error_for(value)
             assert type(err) is not zkl.ZklError and err.code == value and err.name == name
     assert zkl.DEFAULT_OWNER == consts["ZKL_DEFAULT_OWNER"]
+    assert zkl.ANY_VERSION == consts["ZKL_ANY_VERSION"]
     for version in ("CLIENT", "LOCK", "MULTILOCK", "ELECTION", "OBSERVER", "INSPECT"):
         name = f"ZKL_{version}_OPTIONS_VERSION"
         assert getattr(capi, name) == consts[name]

@@ -60,6 +60,31 @@ async function main(): Promise<void> {
   o.close();
   const asked: number = await client.revoke('/x');
 
+  // Guarded writes, proclaim, fence checks.
+  const gl = await client.lock('/gw');
+  const ops = new zkl.Ops()
+    .create('/gw/state', 'v1')
+    .set('/gw/state', Buffer.from('v2'), { version: 0 })
+    .create('/gw/state/item-', new Uint8Array([1]), { sequential: true, ephemeral: false })
+    .check('/gw/state')
+    .delete('/gw/old', { version: zkl.constants.ZKL_ANY_VERSION });
+  const written: zkl.WriteResult = await gl.write(ops, { owner: 1n });
+  const created: string | null = written.paths[0];
+  const failedAt: number | null = written.failed;
+  const opsCount: number = ops.length;
+  const gm = client.multiLock(['/gw/a', '/gw/b']);
+  await gm.write(new zkl.Ops().create('/gw/a/x', null));
+  await e.write(new zkl.Ops().create('/e/config', 'x'));
+  await e.proclaim('me@v2');
+  await client.fenceCheck('/gw', gl.fencingToken ?? 0n, { kind: 'fair', timeout: 1000 });
+  try {
+    await gl.write(ops);
+  } catch (err) {
+    if (err instanceof zkl.ZklError && err.code === 'ZKL_EEXISTS') console.log(err.failed, err.result?.paths);
+    if (err instanceof zkl.ZklError && err.code === 'ZKL_ESTALE') console.log('stale');
+  }
+  console.log(created, failedAt, opsCount, written.versions[1]);
+
   const who: zkl.Participant[] = await client.inspect('/x', { kind: 'fair' });
   try {
     await client.lock('/x', { timeout: 1 });

@@ -33,9 +33,11 @@ from ._errors import BadPath, Closed, InvalidArgument, ZklError, check, error_fo
 from ._events import (
     Acl, ElectionKind, Event, EventType, LockKind, LogLevel, OnRevoke, SessionState, _enum_or_int,
 )
+from ._ops import ANY_VERSION, Data, Ops, WriteResult, _data, write_error
 
 __all__ = ["Client", "Lock", "MultiLock", "ReadWriteLock", "Election", "Observer",
-           "Participant", "library_version", "DEFAULT_OWNER"]
+           "Participant", "library_version", "DEFAULT_OWNER", "Ops", "WriteResult",
+           "ANY_VERSION"]
 
 Listener = Callable[[Event], Any]
 
@@ -277,6 +279,9 @@ class Client:
         self._dispatcher: Optional[threading.Thread] = None
         self._stop_dispatcher = False
         self._session_waiters: List[asyncio.Future] = []
+        # Pending *_write_async calls by the request id the C call returned;
+        # the WRITTEN event carrying that id answers each.
+        self._writes: Dict[int, Any] = {}
         self._close_lock = threading.Lock()
         self._connect_timeout = connect_timeout
         if follow_ensemble:
@@ -538,6 +543,55 @@ class Client:
         opts = _inspect_options(kind, timeout)
         return check(_c.zkl_revoke(self._handle(), path, opts, holder), f"revoke {path}")
 
+    def fence_check(self, path: str, token: int,
+                    kind: Union[LockKind, ElectionKind, int] = LockKind.FAIR,
+                    timeout: Optional[float] = 10.0) -> None:
+        """For resources that are not ZooKeeper: returns if `token` is the
+        fencing token of a current holder of `path` (a lock of `kind`, or an
+        election when kind is an ElectionKind); raises StaleToken when it is
+        not (a later holder has the path, or nobody), TimedOut /
+        ConnectionLost when that cannot be answered. Read after a sync: at
+        least as new as the quorum's state when the call began. A snapshot:
+        a resource that must not accept a stale holder compares tokens itself
+        (docs/FENCING.md) and uses this to refuse early or to audit."""
+        _check_path(path)
+        if isinstance(token, bool) or not isinstance(token, int) or not 0 <= token < 2**64:
+            raise ValueError(f"token must be an int in [0, 2**64), not {token!r}")
+        opts = _inspect_options(kind, timeout)
+        check(_c.zkl_fence_check(self._handle(), path, opts, token), f"fence_check {path}")
+
+    # -- guarded writes (the handles' write / write_async) -----------------
+
+    def _write(self, ops: Ops, call: Callable[[Any], int], context: str) -> WriteResult:
+        if not isinstance(ops, Ops):
+            raise TypeError(f"ops must be a zkl.Ops, not {type(ops).__name__}")
+        return ops._run_blocking(call, context)
+
+    async def _write_async(self, ops: Ops, call: Callable[[Any], int], context: str) -> WriteResult:
+        if not isinstance(ops, Ops):
+            raise TypeError(f"ops must be a zkl.Ops, not {type(ops).__name__}")
+        loop = self.attach()
+        rc = ops._send_async(call)
+        if rc < 0:
+            raise write_error(rc, context, None, len(ops))
+        # The WRITTEN event is dispatched on this loop, so it cannot come
+        # before the future is registered.
+        fut = loop.create_future()
+        self._writes[rc] = (fut, context)
+        return await fut
+
+    def _on_written(self, event: Event) -> None:
+        entry = self._writes.pop(event.request_id, None)
+        if entry is None:
+            return
+        fut, context = entry
+        if fut.done():  # the awaiting task was cancelled: the write went on
+            return
+        if event.error == 0:
+            fut.set_result(event.write_result)
+        else:
+            fut.set_exception(write_error(event.error, context, event.write_result))
+
     # -- events ------------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
@@ -612,6 +666,8 @@ class Client:
             return False
         if event.type == EventType.SESSION:
             self._on_session(event)
+        elif event.type == EventType.WRITTEN:
+            self._on_written(event)
         src = event.source
         if src is not None:
             src._on_event(event)
@@ -756,6 +812,9 @@ class Client:
             waiters, self._session_waiters = self._session_waiters, []
             for fut in waiters:
                 _fail_future(fut, lambda: Closed("the client is closed"))
+            writes, self._writes = self._writes, {}
+            for fut, context in writes.values():
+                _fail_future(fut, lambda: error_for(_c.ZKL_ECLOSED, context))
 
     def __enter__(self) -> "Client":
         return self
@@ -958,6 +1017,8 @@ class _Acquirable(_Leased):
     _release_c = staticmethod(lambda h, o: 0)
     _release_async_c = staticmethod(lambda h, o: 0)
     _is_held_c = staticmethod(lambda h: 0)
+    _write_c = staticmethod(lambda h, o, ops: 0)
+    _write_async_c = staticmethod(lambda h, o, ops: 0)
 
     def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
                  owner: Optional[int], listener: Optional[Listener]):
@@ -1021,6 +1082,30 @@ class _Acquirable(_Leased):
 
     def _hold_count_now(self) -> int:
         return 1 if type(self)._is_held_c(self._h) == 1 else 0
+
+    def write(self, ops: Ops, *, owner: Optional[int] = None) -> WriteResult:
+        """A guarded write: runs `ops` (operations strictly below the path,
+        e.g. PATH/state) in one ZooKeeper multi that applies them, all or
+        none, only while this hold is real at the quorum. Blocks (GIL
+        released) for one round trip; returns the WriteResult. Nothing is
+        applied on any error: NotHeld / NotOwner (not held by this owner),
+        LockLost (the hold is gone at the quorum), SessionLost, BadPath (an
+        operation outside the tree), NodeExists / BadVersion / NotEmpty /
+        NotFound (an operation failed: err.failed is its index), TooBig; and
+        InDoubt when the connection broke with the write in flight (it may
+        have been applied: read back before retrying). The error carries
+        err.result (a WriteResult)."""
+        h, o = self._handle(), self._owner(owner)
+        return self._client._write(ops, lambda c_ops: type(self)._write_c(h, o, c_ops),
+                                   f"write {self.path}")
+
+    async def write_async(self, ops: Ops, *, owner: Optional[int] = None) -> WriteResult:
+        """write() on the loop: sends at once and resolves with the results
+        when the WRITTEN event carrying this call's request id arrives (the
+        same errors). Cancelling the awaiting task does not recall the write."""
+        h, o = self._handle(), self._owner(owner)
+        return await self._client._write_async(
+            ops, lambda c_ops: type(self)._write_async_c(h, o, c_ops), f"write {self.path}")
 
     def cancel(self) -> bool:
         """Cancels a pending acquire (from another thread, or an async one);
@@ -1161,6 +1246,8 @@ class Lock(_Acquirable):
     _release_async_c = staticmethod(_c.zkl_lock_release_async)
     _is_held_c = staticmethod(_c.zkl_lock_is_held)
     _valid_for_c = staticmethod(_c.zkl_lock_valid_for)
+    _write_c = staticmethod(_c.zkl_lock_write)
+    _write_async_c = staticmethod(_c.zkl_lock_write_async)
 
     def __init__(self, client: Client, path: str, kind: Union[LockKind, int] = LockKind.FAIR, *,
                  timeout: Optional[float] = None, max_leases: int = 1, leases: int = 1,
@@ -1244,6 +1331,8 @@ class MultiLock(_Acquirable):
     _release_async_c = staticmethod(_c.zkl_multilock_release_async)
     _is_held_c = staticmethod(_c.zkl_multilock_is_held)
     _valid_for_c = staticmethod(_c.zkl_multilock_valid_for)
+    _write_c = staticmethod(_c.zkl_multilock_write)
+    _write_async_c = staticmethod(_c.zkl_multilock_write_async)
 
     def __init__(self, client: Client, locks: Sequence[Lock], *, timeout: Optional[float] = None,
                  owner: Optional[int] = None, listener: Optional[Listener] = None):
@@ -1473,6 +1562,29 @@ class Election(_Leased):
     def stats(self) -> Dict[str, Any]:
         """This handle's statistics (its entry of the client's document)."""
         return _json(_c.zkl_election_stats(self._handle()), f"stats {self.path}")
+
+    def write(self, ops: Ops) -> WriteResult:
+        """A guarded write by the leader: `ops` (strictly below the election's
+        path) are applied, all or none, only while this participant leads at
+        the quorum. Blocks for one round trip; the errors of Lock.write
+        (NotHeld when not leader)."""
+        h = self._handle()
+        return self._client._write(ops, lambda c_ops: _c.zkl_election_write(h, c_ops),
+                                   f"write {self.path}")
+
+    async def write_async(self, ops: Ops) -> WriteResult:
+        """write() on the loop, answered by the WRITTEN event of its request id."""
+        h = self._handle()
+        return await self._client._write_async(
+            ops, lambda c_ops: _c.zkl_election_write_async(h, c_ops), f"write {self.path}")
+
+    def proclaim(self, value: Data) -> None:
+        """The leader replaces the value it publishes (its id: the node's
+        data; str as UTF-8, or bytes) without leaving the election: observers
+        report the new value with the same term, and a later rejoin publishes
+        it too. One round trip; NotHeld when not leader, else the errors of
+        a guarded write (LockLost, InDoubt...)."""
+        check(_c.zkl_election_proclaim(self._handle(), _data(value)), f"proclaim {self.path}")
 
     def _on_event(self, event: Event) -> None:
         t = event.type

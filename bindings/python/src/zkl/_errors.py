@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import builtins
-from typing import Dict, List, Type
+from typing import Any, Dict, List, Type
 
 from . import capi as _c
 
@@ -13,6 +13,7 @@ __all__ = [
     "ZooKeeperError", "VersionMismatch", "NotFound", "InternalError", "OutOfRange",
     "NotSupported", "MaxHoldExceeded", "Revoked", "TlsError", "CertificateError",
     "HostnameMismatch", "ClientCertificateError", "ProtocolError",
+    "NodeExists", "BadVersion", "NotEmpty", "StaleToken", "InDoubt",
     "error_for", "check",
 ]
 
@@ -21,6 +22,10 @@ class ZklError(Exception):
     """Base of every zkl error. `code` is the negative ZKL_E* value."""
 
     code: int = 0
+    #: A guarded write's error: the index of the operation that failed (None
+    #: when no one operation did), and the write's results (a WriteResult).
+    failed: "int | None" = None
+    result: Any = None
 
     def __init__(self, message: str | None = None, code: int | None = None):
         if code is not None:
@@ -128,6 +133,36 @@ class MaxHoldExceeded(ZklError):
 class Revoked(ZklError):
     """Released on a revocation request (LOST, with on_revoke=RELEASE)."""
     code = _c.ZKL_EREVOKED
+
+
+# Errors of a guarded write (Lock.write & co.) and of a fence check. A
+# write's error carries the write's results: `failed` (the index of the
+# operation that failed, or None) and `result` (a WriteResult), both None
+# for errors not raised by a write.
+class NodeExists(ZklError):
+    """A guarded create: the node exists (nothing of the write was applied)."""
+    code = _c.ZKL_EEXISTS
+
+
+class BadVersion(ZklError):
+    """A guarded set, delete or check: the node's version is not the one given."""
+    code = _c.ZKL_EBADVERSION
+
+
+class NotEmpty(ZklError):
+    """A guarded delete: the node has children."""
+    code = _c.ZKL_ENOTEMPTY
+
+
+class StaleToken(ZklError):
+    """A fencing token that is not the current holder's (Client.fence_check)."""
+    code = _c.ZKL_ESTALE
+
+
+class InDoubt(ZklError):
+    """The connection broke while a guarded write was in flight: it may or may
+    not have been applied (read back before retrying)."""
+    code = _c.ZKL_EINDOUBT
 
 
 # Errors that are also ValueError.

@@ -9,7 +9,8 @@ from typing import Any, Optional
 from . import capi as _c
 from ._errors import ZklError, error_for
 
-__all__ = ["EventType", "SessionState", "LockKind", "ElectionKind", "Acl", "LogLevel", "OnRevoke", "Event"]
+__all__ = ["EventType", "SessionState", "LockKind", "ElectionKind", "Acl", "LogLevel", "OnRevoke",
+           "CreateFlag", "Event"]
 
 
 class EventType(enum.IntEnum):
@@ -27,6 +28,7 @@ class EventType(enum.IntEnum):
     REVOKE_REQUESTED = _c.ZKL_EVENT_REVOKE_REQUESTED
     STATS = _c.ZKL_EVENT_STATS
     LOG = _c.ZKL_EVENT_LOG
+    WRITTEN = _c.ZKL_EVENT_WRITTEN
 
 
 class SessionState(enum.IntEnum):
@@ -73,6 +75,13 @@ class OnRevoke(enum.IntEnum):
     RELEASE = _c.ZKL_REVOKE_RELEASE
 
 
+class CreateFlag(enum.IntFlag):
+    """Create modes of a guarded write's create (Ops.create)."""
+    PERSISTENT = _c.ZKL_CREATE_PERSISTENT
+    EPHEMERAL = _c.ZKL_CREATE_EPHEMERAL
+    SEQUENTIAL = _c.ZKL_CREATE_SEQUENTIAL
+
+
 def _enum_or_int(cls, value):
     try:
         return cls(value)
@@ -97,6 +106,10 @@ class Event:
     source: Optional[Any] = field(default=None, compare=False)
     log_level: int = 0
     component: str = ""
+    #: WRITTEN: the request id the *_write_async call returned, and the
+    #: write's results (a WriteResult).
+    request_id: int = 0
+    write_result: Optional[Any] = field(default=None, compare=False)
 
     @property
     def exception(self) -> Optional[ZklError]:
@@ -136,6 +149,13 @@ class Event:
         level, component = 0, b""
         if t == _c.ZKL_EVENT_LOG:
             _, level, component = _c.zkl_event_log(ev)
+        _, request_id = _c.zkl_event_request_id(ev)
+        write_result = None
+        if t == _c.ZKL_EVENT_WRITTEN:
+            from ._ops import WriteResult  # (imports this module)
+            rc, ops = _c.zkl_event_ops(ev)
+            if rc == 0 and ops is not None:  # borrowed: read before the event is freed
+                write_result = WriteResult._from_c(ops)
         return Event(
             type=_enum_or_int(EventType, t),
             error=_c.zkl_event_error(ev),
@@ -146,6 +166,8 @@ class Event:
             source=source,
             log_level=level,
             component=component.decode("utf-8", "replace"),
+            request_id=request_id,
+            write_result=write_result,
         )
 
     def __repr__(self) -> str:
@@ -158,6 +180,8 @@ class Event:
             parts.append(f"fencing_token={self.fencing_token}")
         if self.data:
             parts.append(f"data={self.data!r}")
+        if self.request_id:
+            parts.append(f"request_id={self.request_id}")
         if self.source is not None:
             parts.append(f"source={self.source!r}")
         return f"Event({', '.join(parts)})"

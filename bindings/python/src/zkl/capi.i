@@ -22,6 +22,10 @@
  *    callbacks), so the lines are queued instead of printed to stderr.
  *  - Statistics (zkl_*_stats) come back as str; the C buffer is freed
  *    with zkl_free here.
+ *  - Node data in (zkl_ops_create/set, zkl_election_proclaim) is bytes;
+ *    zkl_ops_path(ops, i, size) returns (length, bytes), as
+ *    zkl_observer_leader does; zkl_event_ops gives the event's borrowed
+ *    results (read them before zkl_event_free).
  */
 %module(package="zkl") capi
 
@@ -97,6 +101,21 @@ ZKL_HANDLE_OUT(zkl_election)
 ZKL_HANDLE_OUT(zkl_observer)
 ZKL_HANDLE_OUT(zkl_event)
 ZKL_HANDLE_OUT(zkl_participants)
+ZKL_HANDLE_OUT(zkl_ops)
+
+/* zkl_event_ops(ev, &ops): the event's borrowed results (None for events
+ * other than WRITTEN), valid as long as the event. */
+%typemap(in, numinputs=0) const zkl_ops **out (const zkl_ops *ops_out = NULL) { $1 = &ops_out; }
+%typemap(argout) const zkl_ops **out {
+  PyObject *o;
+  if (ops_out$argnum) {
+    o = SWIG_NewPointerObj(SWIG_as_voidptr((zkl_ops *)ops_out$argnum), $descriptor(zkl_ops *), 0);
+  } else {
+    o = Py_None;
+    Py_INCREF(o);
+  }
+  $result = SWIG_Python_AppendOutput($result, o);
+}
 
 /* ---- scalar out-parameters -------------------------------------------- */
 
@@ -109,6 +128,10 @@ ZKL_HANDLE_OUT(zkl_participants)
   $result = SWIG_Python_AppendOutput($result, PyLong_FromLongLong(i64_out$argnum));
 }
 %apply int64_t *out { int64_t *ms };  /* zkl_*_valid_for: (rc, ms) */
+%typemap(in, numinputs=0) int32_t *out (int32_t i32_out = 0) { $1 = &i32_out; }
+%typemap(argout) int32_t *out {  /* zkl_ops_version: (rc, version) */
+  $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)i32_out$argnum));
+}
 /* zkl_event_user_data: the pointer as an int. */
 %typemap(in, numinputs=0) void **out (void *ptr_out = NULL) { $1 = &ptr_out; }
 %typemap(argout) void **out {
@@ -139,6 +162,23 @@ ZKL_HANDLE_OUT(zkl_participants)
 %typemap(argout) (void *buf, size_t len) {
   int n = result > 0 ? (result <= (int)sizeof pw_buf$argnum ? result : (int)sizeof pw_buf$argnum) : 0;
   $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize((const char *)pw_buf$argnum, n));
+}
+
+/* Node data in (zkl_ops_create / zkl_ops_set, zkl_election_proclaim): bytes
+ * (None: no data). The bytes object outlives the call (the arguments hold
+ * it) and is immutable, so the GIL may be released meanwhile. */
+%typemap(in) (const void *data, size_t len) {
+  char *bytes_in = NULL;
+  Py_ssize_t bytes_in_len = 0;
+  if ($input != Py_None) {
+    if (!PyBytes_Check($input)) SWIG_exception_fail(SWIG_TypeError, "in method '$symname': data must be bytes");
+    if (PyBytes_AsStringAndSize($input, &bytes_in, &bytes_in_len) < 0) SWIG_fail;
+  }
+  $1 = (void *)bytes_in;
+  $2 = (size_t)bytes_in_len;
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_STRING) (const void *data, size_t len) {
+  $1 = ($input == Py_None || PyBytes_Check($input)) ? 1 : 0;
 }
 
 /* zkl_observer_leader(o, buf, len), zkl_client_connect_error(c, buf, len):
