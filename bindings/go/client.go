@@ -100,6 +100,7 @@ const (
 	EventLeaderChanged   EventType = zklEventLeaderChanged   // observer: a leader is known (Leader, FencingToken = term)
 	EventNoLeader        EventType = zklEventNoLeader        // observer: nobody leads now
 	EventRevokeRequested EventType = zklEventRevokeRequested // someone asked this holder to let go
+	EventWritten         EventType = zklEventWritten         // a guarded write (WriteAsync) finished (Err, RequestID)
 )
 
 func (t EventType) String() string {
@@ -108,7 +109,7 @@ func (t EventType) String() string {
 		EventSuspended: "suspended", EventRestored: "restored", EventLost: "lost",
 		EventReleased: "released", EventElected: "elected", EventNotElected: "not-elected",
 		EventLeaderChanged: "leader-changed", EventNoLeader: "no-leader",
-		EventRevokeRequested: "revoke-requested",
+		EventRevokeRequested: "revoke-requested", EventWritten: "written",
 	}
 	if n, ok := names[t]; ok {
 		return n
@@ -119,11 +120,14 @@ func (t EventType) String() string {
 // Event is one zkl event, as delivered to OnEvent callbacks.
 type Event struct {
 	Type         EventType
-	Err          error        // AcquireFailed, Lost, Released: the error (an Errno), else nil
+	Err          error        // AcquireFailed, Lost, Released, Written: the error (an Errno), else nil
 	Session      SessionState // the session state when the event was queued
 	Owner        uint64       // owner token of the acquire the event answers
 	FencingToken uint64       // the hold's token (Acquired, Elected, Restored, Suspended, Lost), or the leader's term (LeaderChanged)
 	Leader       string       // LeaderChanged: the leader's id
+	RequestID    uint64       // Written: the request id of the write it answers, else 0
+
+	written *WriteResult // Written: the write's results
 }
 
 // ACL selects the ACL of the nodes a client creates.
@@ -523,6 +527,15 @@ func (c *Client) drain(batch []routed) []routed {
 		}
 		if e.Type == EventLeaderChanged && d.len > 0 {
 			e.Leader = C.GoStringN(d.data, C.int(d.len))
+		}
+		if e.Type == EventWritten {
+			var id C.uint64_t
+			var ops *C.zkl_ops
+			C.zkl_event_request_id(ev, &id)
+			C.zkl_event_ops(ev, &ops)
+			e.RequestID = uint64(id)
+			r := writeResultOf(ops)
+			e.written = &r
 		}
 		var obj handleObj
 		if h := cgo.Handle(d.user); h != 0 {

@@ -51,6 +51,7 @@ type Election struct {
 	closed  bool
 	waiters []chan acquireResult // Campaign calls waiting to be elected
 	term    lostChan             // the current (or last) term's Lost channel
+	writes  writes               // pending asynchronous writes by request id
 }
 
 // NewElection creates a participant on path (it does not join yet).
@@ -89,7 +90,8 @@ func (c *Client) NewElection(path string, opts ElectionOptions) (*Election, erro
 // Path returns the election's ZooKeeper path.
 func (e *Election) Path() string { return e.path }
 
-// ID returns the participant id.
+// ID returns the participant id given at creation (Proclaim changes the
+// published value, not this).
 func (e *Election) ID() string { return e.id }
 
 func (e *Election) err(op string, rc C.int) error {
@@ -223,6 +225,7 @@ func (e *Election) shutdown(err, lost error) {
 	defer e.mu.Unlock()
 	e.closed = true
 	e.fail(err)
+	e.writes.fail("write", e.path, errnoOf(err))
 	if lost != nil {
 		lost = &OpError{Op: "leadership", Path: e.path, Err: errnoOf(lost)}
 	}
@@ -248,6 +251,8 @@ func (e *Election) deliver(ev Event) {
 		e.waiters = nil
 	case EventAcquireFailed:
 		e.fail(ev.Err)
+	case EventWritten:
+		e.writes.answer(ev, "write", e.path)
 	case EventLost:
 		err := ev.Err
 		if err == nil {

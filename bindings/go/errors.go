@@ -55,6 +55,11 @@ var (
 	ErrHostname     error = Errno(zklEhostname)   // server certificate does not name the host
 	ErrClientCert   error = Errno(zklEclientcert) // client certificate required or rejected
 	ErrProtocol     error = Errno(zklEprotocol)   // the server broke off the session handshake
+	ErrExists       error = Errno(zklEexists)     // a guarded create: the node exists
+	ErrBadVersion   error = Errno(zklEbadversion) // a guarded set/delete/check: another version
+	ErrNotEmpty     error = Errno(zklEnotempty)   // a guarded delete: the node has children
+	ErrStale        error = Errno(zklEstale)      // FenceCheck: not the current holder's token
+	ErrInDoubt      error = Errno(zklEindoubt)    // a guarded write may or may not have been applied
 )
 
 // OpError describes a failed operation: what was done, on which path, the

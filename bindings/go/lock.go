@@ -80,7 +80,8 @@ type LockOptions struct {
 	OnRevoke RevokePolicy
 	// OnEvent, if set, receives every event of this lock (Acquired,
 	// AcquireFailed, Suspended, Restored, Lost, Released, RevokeRequested)
-	// on the client's event goroutine.
+	// on the client's event goroutine. (Written events answer WriteAsync's
+	// channel as well.)
 	OnEvent func(Event)
 }
 
@@ -112,6 +113,7 @@ type Lock struct {
 	hold      lostChan           // the current (or last) hold's Lost channel
 	staleLost int                // LOST events still to come for holds already ended
 	owner     *MultiLock         // the multi-lock this lock belongs to, if any
+	writes    writes             // pending asynchronous writes by request id
 }
 
 // NewLock creates a lock handle on path (no server traffic yet). opts may be
@@ -443,6 +445,7 @@ func (l *Lock) shutdown(err, lost error) {
 	defer l.mu.Unlock()
 	l.closed = true
 	answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(err)}})
+	l.writes.fail("write", l.path, errnoOf(err))
 	l.holds = 0
 	if lost != nil {
 		lost = &OpError{Op: "hold", Path: l.path, Err: errnoOf(lost)}
@@ -467,6 +470,8 @@ func (l *Lock) deliver(ev Event) {
 		answer(&l.waiter, acquireResult{token: ev.FencingToken})
 	case EventAcquireFailed:
 		answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(ev.Err)}})
+	case EventWritten:
+		l.writes.answer(ev, "write", l.path)
 	case EventLost:
 		if l.staleLost > 0 {
 			l.staleLost--

@@ -32,6 +32,7 @@ type MultiLock struct {
 	closed bool
 	waiter chan acquireResult
 	hold   lostChan
+	writes writes // pending asynchronous writes by request id
 }
 
 // NewMultiLock groups idle locks of this client (any mix of kinds, on
@@ -209,6 +210,7 @@ func (m *MultiLock) shutdown(err, lost error) {
 	m.mu.Lock()
 	m.closed = true
 	answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(err)}})
+	m.writes.fail("write", "", errnoOf(err))
 	if lost != nil {
 		lost = &OpError{Op: "hold", Err: errnoOf(lost)}
 	}
@@ -229,6 +231,8 @@ func (m *MultiLock) deliver(ev Event) {
 		answer(&m.waiter, acquireResult{token: ev.FencingToken})
 	case EventAcquireFailed:
 		answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(ev.Err)}})
+	case EventWritten:
+		m.writes.answer(ev, "write", "")
 	case EventLost:
 		err := ev.Err
 		if err == nil {

@@ -76,6 +76,7 @@ ZKL_HANDLE(zkl_observer)
 ZKL_HANDLE(zkl_multilock)
 ZKL_HANDLE(zkl_event)
 ZKL_HANDLE(zkl_participants)
+ZKL_HANDLE(zkl_ops)
 
 /* ---- scalar out-parameters as long[] ----------------------------------- */
 %define ZKL_LONG_OUT(CTYPE)
@@ -96,6 +97,7 @@ ZKL_HANDLE(zkl_participants)
 %enddef
 ZKL_LONG_OUT(uint64_t)
 ZKL_LONG_OUT(int64_t)
+ZKL_LONG_OUT(int32_t)
 
 /* valid_for: int64_t *ms, same mapping. */
 %typemap(jni) int64_t *ms "jlongArray"
@@ -230,6 +232,24 @@ ZKL_LONG_OUT(int64_t)
   if ($input && $1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT);
 %}
 
+/* The same for (const void *data, size_t len): guarded-write operations,
+ * the leader's proclaim. */
+%typemap(jni) (const void *data, size_t len) "jbyteArray"
+%typemap(jtype) (const void *data, size_t len) "byte[]"
+%typemap(jstype) (const void *data, size_t len) "byte[]"
+%typemap(javain) (const void *data, size_t len) "$javainput"
+%typemap(in) (const void *data, size_t len) %{
+  $1 = NULL;
+  $2 = 0;
+  if ($input) {
+    $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+    $1 = (*jenv)->GetByteArrayElements(jenv, $input, NULL);
+  }
+%}
+%typemap(freearg) (const void *data, size_t len) %{
+  if ($input && $1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT);
+%}
+
 /* Caller buffers filled by C (session password, observer leader, connect
  * error, the message of zklj_client_new). */
 %define ZKL_BUF_OUT(PTYPE)
@@ -328,6 +348,9 @@ ZKL_BUF_OUT(char *)
 %ignore zkl_observer_new;
 %ignore zkl_inspect;
 %ignore zkl_revoke;
+%ignore zkl_fence_check;
+/* A WRITTEN event's results reach Java through the trampoline (onWritten). */
+%ignore zkl_event_ops;
 /* Macros that are not constants. */
 %ignore ZKL_API;
 %ignore ZKL_H;
@@ -341,6 +364,8 @@ static JavaVM *zklj_vm;
 static jclass zklj_dispatch_cls;
 static jmethodID zklj_on_event;
 static jmethodID zklj_on_log;
+static jmethodID zklj_on_written;
+static jclass zklj_bytes_cls;
 
 static JNIEnv *zklj_env(void) {
   JNIEnv *env = NULL;
@@ -364,6 +389,56 @@ static void zklj_check(JNIEnv *env) {
   }
 }
 
+/* A WRITTEN event: its request id and the write's results (valid only
+ * during the callback) are copied into Java arrays. */
+static void zklj_written(JNIEnv *env, const zkl_event *ev, void *user_data, uint64_t owner,
+                         uint64_t token) {
+  uint64_t rid = 0;
+  const zkl_ops *ops = NULL;
+  int n = 0, i, failed = -1;
+  jobjectArray paths;
+  jintArray versions;
+  zkl_event_request_id(ev, &rid);
+  zkl_event_ops(ev, &ops);
+  if (ops) {
+    n = zkl_ops_count(ops);
+    if (n < 0) n = 0;
+    failed = zkl_ops_failed(ops);
+  }
+  paths = (*env)->NewObjectArray(env, (jsize)n, zklj_bytes_cls, NULL);
+  versions = (*env)->NewIntArray(env, (jsize)n);
+  if (!paths || !versions) {
+    zklj_check(env);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    int32_t v = -1;
+    int len = zkl_ops_path(ops, (size_t)i, NULL, 0);
+    if (len >= 0) {
+      char *buf = (char *)malloc((size_t)len + 1);
+      if (buf) {
+        jbyteArray arr;
+        zkl_ops_path(ops, (size_t)i, buf, (size_t)len + 1);
+        arr = (*env)->NewByteArray(env, (jsize)len);
+        if (arr) {
+          (*env)->SetByteArrayRegion(env, arr, 0, (jsize)len, (const jbyte *)buf);
+          (*env)->SetObjectArrayElement(env, paths, (jsize)i, arr);
+          (*env)->DeleteLocalRef(env, arr);
+        }
+        free(buf);
+      }
+    }
+    if (zkl_ops_version(ops, (size_t)i, &v) != 0) v = -1;
+    (*env)->SetIntArrayRegion(env, versions, (jsize)i, 1, (const jint *)&v);
+  }
+  (*env)->CallStaticVoidMethod(env, zklj_dispatch_cls, zklj_on_written, (jlong)(intptr_t)user_data,
+                               (jint)zkl_event_error(ev), (jlong)owner, (jlong)token, (jlong)rid,
+                               (jint)failed, paths, versions);
+  zklj_check(env);
+  (*env)->DeleteLocalRef(env, paths);
+  (*env)->DeleteLocalRef(env, versions);
+}
+
 static void zklj_event_cb(const zkl_event *ev, void *user_data) {
   JNIEnv *env = zklj_env();
   uint64_t owner = 0, token = 0;
@@ -373,6 +448,10 @@ static void zklj_event_cb(const zkl_event *ev, void *user_data) {
   if (!env || !zklj_dispatch_cls) return;
   zkl_event_owner(ev, &owner);
   zkl_event_fencing_token(ev, &token);
+  if (zkl_event_type(ev) == ZKL_EVENT_WRITTEN) {
+    zklj_written(env, ev, user_data, owner, token);
+    return;
+  }
   if (zkl_event_data(ev, &d, &dl) == 0 && d && dl > 0) data = zklj_bytes(env, d, dl);
   (*env)->CallStaticVoidMethod(env, zklj_dispatch_cls, zklj_on_event, (jlong)(intptr_t)user_data,
                                (jint)zkl_event_type(ev), (jint)zkl_event_error(ev),
@@ -407,7 +486,14 @@ int zklj_init(JNIEnv *jenv_here) {
   if (!cls) return ZKL_EINTERNAL;
   zklj_on_event = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onEvent", "(JIIIJJ[B)V");
   zklj_on_log = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onLog", "(JI[B[B)V");
-  if (!zklj_on_event || !zklj_on_log) return ZKL_EINTERNAL;
+  zklj_on_written = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onWritten", "(JIJJJI[[B[I)V");
+  if (!zklj_on_event || !zklj_on_log || !zklj_on_written) return ZKL_EINTERNAL;
+  {
+    jclass b = (*jenv_here)->FindClass(jenv_here, "[B");
+    if (!b) return ZKL_EINTERNAL;
+    zklj_bytes_cls = (jclass)(*jenv_here)->NewGlobalRef(jenv_here, b);
+    if (!zklj_bytes_cls) return ZKL_EINTERNAL;
+  }
   zklj_dispatch_cls = (jclass)(*jenv_here)->NewGlobalRef(jenv_here, cls);
   return zklj_dispatch_cls ? 0 : ZKL_EINTERNAL;
 }
@@ -523,6 +609,18 @@ int zklj_revoke(zkl_client *c, const char *path, int32_t lock_kind, int32_t elec
   o.election_kind = election_kind;
   o.timeout_ms = timeout_ms;
   return zkl_revoke(c, path, &o, holder);
+}
+
+/* zkl_fence_check with the same options as zklj_inspect. */
+int zklj_fence_check(zkl_client *c, const char *path, int32_t lock_kind, int32_t election_kind,
+                     int64_t timeout_ms, uint64_t token) {
+  zkl_inspect_options o;
+  int rc = zkl_inspect_options_init(&o, ZKL_INSPECT_OPTIONS_VERSION);
+  if (rc != 0) return rc;
+  if (lock_kind > 0) o.lock_kind = lock_kind;
+  o.election_kind = election_kind;
+  o.timeout_ms = timeout_ms;
+  return zkl_fence_check(c, path, &o, token);
 }
 
 /* zkl_multilock_new over n lock handles (a long[] of handles). */

@@ -32,7 +32,7 @@ macro_rules! opaque {
         }
     )*};
 }
-opaque!(zkl_client, zkl_lock, zkl_multilock, zkl_election, zkl_observer, zkl_event, zkl_participants);
+opaque!(zkl_client, zkl_lock, zkl_multilock, zkl_election, zkl_observer, zkl_event, zkl_participants, zkl_ops);
 
 /// Event callback (runs inside `zkl_client_dispatch`, on its caller's thread).
 pub type zkl_event_cb = Option<unsafe extern "C" fn(ev: *const zkl_event, user_data: *mut c_void)>;
@@ -151,6 +151,8 @@ extern "C" {
     pub fn zkl_event_fencing_token(ev: *const zkl_event, out: *mut u64) -> c_int;
     pub fn zkl_event_data(ev: *const zkl_event, data: *mut *const c_char, len: *mut usize) -> c_int;
     pub fn zkl_event_log(ev: *const zkl_event, level: *mut c_int, component: *mut *const c_char) -> c_int;
+    pub fn zkl_event_request_id(ev: *const zkl_event, out: *mut u64) -> c_int;
+    pub fn zkl_event_ops(ev: *const zkl_event, out: *mut *const zkl_ops) -> c_int;
     pub fn zkl_event_free(ev: *mut zkl_event);
     pub fn zkl_client_options_init(opts: *mut zkl_client_options, version: u32) -> c_int;
     pub fn zkl_client_new(opts: *const zkl_client_options, out: *mut *mut zkl_client) -> c_int;
@@ -222,6 +224,23 @@ extern "C" {
     pub fn zkl_observer_destroy(o: *mut zkl_observer) -> c_int;
     pub fn zkl_observer_leader(o: *mut zkl_observer, buf: *mut c_char, len: usize) -> c_int;
     pub fn zkl_observer_term(o: *mut zkl_observer, out: *mut u64) -> c_int;
+    pub fn zkl_ops_new(out: *mut *mut zkl_ops) -> c_int;
+    pub fn zkl_ops_free(ops: *mut zkl_ops);
+    pub fn zkl_ops_create(ops: *mut zkl_ops, path: *const c_char, data: *const c_void, len: usize, flags: i32) -> c_int;
+    pub fn zkl_ops_set(ops: *mut zkl_ops, path: *const c_char, data: *const c_void, len: usize, version: i32) -> c_int;
+    pub fn zkl_ops_delete(ops: *mut zkl_ops, path: *const c_char, version: i32) -> c_int;
+    pub fn zkl_ops_check(ops: *mut zkl_ops, path: *const c_char, version: i32) -> c_int;
+    pub fn zkl_ops_count(ops: *const zkl_ops) -> c_int;
+    pub fn zkl_ops_failed(ops: *const zkl_ops) -> c_int;
+    pub fn zkl_ops_path(ops: *const zkl_ops, i: usize, buf: *mut c_char, len: usize) -> c_int;
+    pub fn zkl_ops_version(ops: *const zkl_ops, i: usize, out: *mut i32) -> c_int;
+    pub fn zkl_lock_write(l: *mut zkl_lock, owner: u64, ops: *mut zkl_ops) -> c_int;
+    pub fn zkl_lock_write_async(l: *mut zkl_lock, owner: u64, ops: *const zkl_ops) -> c_int;
+    pub fn zkl_multilock_write(m: *mut zkl_multilock, owner: u64, ops: *mut zkl_ops) -> c_int;
+    pub fn zkl_multilock_write_async(m: *mut zkl_multilock, owner: u64, ops: *const zkl_ops) -> c_int;
+    pub fn zkl_election_write(e: *mut zkl_election, ops: *mut zkl_ops) -> c_int;
+    pub fn zkl_election_write_async(e: *mut zkl_election, ops: *const zkl_ops) -> c_int;
+    pub fn zkl_election_proclaim(e: *mut zkl_election, data: *const c_void, len: usize) -> c_int;
     pub fn zkl_inspect_options_init(opts: *mut zkl_inspect_options, version: u32) -> c_int;
     pub fn zkl_inspect(c: *mut zkl_client, path: *const c_char, opts: *const zkl_inspect_options, out: *mut *mut zkl_participants) -> c_int;
     pub fn zkl_participants_count(p: *const zkl_participants) -> c_int;
@@ -234,4 +253,5 @@ extern "C" {
     pub fn zkl_participants_leases(p: *const zkl_participants, i: usize) -> c_int;
     pub fn zkl_participants_free(p: *mut zkl_participants);
     pub fn zkl_revoke(c: *mut zkl_client, path: *const c_char, opts: *const zkl_inspect_options, holder: *const c_char) -> c_int;
+    pub fn zkl_fence_check(c: *mut zkl_client, path: *const c_char, opts: *const zkl_inspect_options, token: u64) -> c_int;
 }

@@ -595,7 +595,7 @@ impl Client {
     }
 }
 
-fn inspect_options(kind: InspectKind, timeout: Duration) -> Result<sys::zkl_inspect_options> {
+pub(crate) fn inspect_options(kind: InspectKind, timeout: Duration) -> Result<sys::zkl_inspect_options> {
     let mut opts = std::mem::MaybeUninit::<sys::zkl_inspect_options>::zeroed();
     check(unsafe { sys::zkl_inspect_options_init(opts.as_mut_ptr(), sys::ZKL_INSPECT_OPTIONS_VERSION as u32) })?;
     // SAFETY: initialised by zkl_inspect_options_init.
@@ -747,6 +747,10 @@ pub(crate) struct Slot {
     /// Observer: latest leader and term, bumped on every change.
     pub(crate) leader_gen: u64,
     pub(crate) leader: Option<(String, u64)>,
+    /// Guarded writes sent by a future of this crate, by request id, and
+    /// their answers not yet taken.
+    pub(crate) writes: std::collections::HashSet<u64>,
+    pub(crate) written: HashMap<u64, Result<crate::WriteResult>>,
 }
 
 /// The router's lock; wakes the futures filed for waking after unlocking.
@@ -860,6 +864,14 @@ impl ClientInner {
         };
         let election = matches!(ev.source, Source::Election(_));
         let token = ev.fencing_token;
+        // A guarded write's answer, matched by its request id.
+        if let EventKind::Written(result) = &ev.kind {
+            if slot.writes.remove(&ev.request_id) {
+                let result = result.clone();
+                slot.written.insert(ev.request_id, result);
+                return;
+            }
+        }
         match &ev.kind {
             EventKind::Suspended | EventKind::Restored => slot.hold_gen += 1,
             EventKind::Lost(e) => {

@@ -79,6 +79,20 @@ pub enum ErrorKind {
     ClientCert,
     /// `ZKL_EPROTOCOL`: the server broke off the session handshake.
     Protocol,
+    /// `ZKL_EEXISTS`: a guarded write's create: the node exists.
+    Exists,
+    /// `ZKL_EBADVERSION`: a guarded write's set, delete or check: the
+    /// node's version is not the one given.
+    BadVersion,
+    /// `ZKL_ENOTEMPTY`: a guarded write's delete: the node has children.
+    NotEmpty,
+    /// `ZKL_ESTALE`: a fencing token that is not the current holder's
+    /// ([`crate::Client::fence_check`]).
+    Stale,
+    /// `ZKL_EINDOUBT`: the connection broke while a guarded write was in
+    /// flight: it may or may not have been applied (read back before
+    /// retrying).
+    InDoubt,
     /// A negative code this version of the bindings does not know.
     Unknown(i32),
     /// The async runtime could not watch the client's fd (tokio feature):
@@ -111,6 +125,7 @@ pub struct Error {
     path: Option<String>,
     reason: Option<String>,
     io: Option<Arc<std::io::Error>>,
+    failed_op: Option<usize>,
 }
 
 impl ErrorKind {
@@ -148,6 +163,11 @@ impl ErrorKind {
             sys::ZKL_EHOSTNAME => ErrorKind::Hostname,
             sys::ZKL_ECLIENTCERT => ErrorKind::ClientCert,
             sys::ZKL_EPROTOCOL => ErrorKind::Protocol,
+            sys::ZKL_EEXISTS => ErrorKind::Exists,
+            sys::ZKL_EBADVERSION => ErrorKind::BadVersion,
+            sys::ZKL_ENOTEMPTY => ErrorKind::NotEmpty,
+            sys::ZKL_ESTALE => ErrorKind::Stale,
+            sys::ZKL_EINDOUBT => ErrorKind::InDoubt,
             other => ErrorKind::Unknown(other),
         }
     }
@@ -186,6 +206,11 @@ impl ErrorKind {
             ErrorKind::Hostname => sys::ZKL_EHOSTNAME,
             ErrorKind::ClientCert => sys::ZKL_ECLIENTCERT,
             ErrorKind::Protocol => sys::ZKL_EPROTOCOL,
+            ErrorKind::Exists => sys::ZKL_EEXISTS,
+            ErrorKind::BadVersion => sys::ZKL_EBADVERSION,
+            ErrorKind::NotEmpty => sys::ZKL_ENOTEMPTY,
+            ErrorKind::Stale => sys::ZKL_ESTALE,
+            ErrorKind::InDoubt => sys::ZKL_EINDOUBT,
             ErrorKind::Unknown(c) => c,
             ErrorKind::Io => return None,
         })
@@ -219,6 +244,20 @@ impl Error {
         self.path.as_deref()
     }
 
+    /// A guarded write that failed because of one of its operations
+    /// (`Exists`, `BadVersion`, `NotFound`, `NotEmpty`, `Auth`): that
+    /// operation's index in the [`crate::Ops`]; `None` otherwise (the write
+    /// failed for no one operation's reason, or this is no write's error).
+    pub fn failed_op(&self) -> Option<usize> {
+        self.failed_op
+    }
+
+    /// Says which operation of a guarded write failed.
+    pub(crate) fn at_op(mut self, index: Option<usize>) -> Error {
+        self.failed_op = index;
+        self
+    }
+
     /// Names the operation (and path) that failed, unless already named.
     pub(crate) fn during(mut self, op: &'static str, path: Option<&str>) -> Error {
         if self.op.is_none() {
@@ -239,7 +278,7 @@ impl Error {
 
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Error {
-        Error { kind, op: None, path: None, reason: None, io: None }
+        Error { kind, op: None, path: None, reason: None, io: None, failed_op: None }
     }
 }
 

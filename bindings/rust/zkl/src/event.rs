@@ -101,6 +101,12 @@ pub enum EventKind {
     NoLeader,
     /// Someone asked this holder to let go ([`crate::Client::revoke`]).
     RevokeRequested,
+    /// A guarded write sent without waiting finished (`ZKL_EVENT_WRITTEN`;
+    /// [`Event::request_id`] says which): its results, or why nothing was
+    /// applied (with [`Error::failed_op`]). The write futures of this crate
+    /// consume their own answers; these reach the event queue only for
+    /// writes whose future was dropped.
+    Written(Result<crate::WriteResult, Error>),
     /// The client's statistics document (JSON), every
     /// [`crate::ClientBuilder::stats_interval`].
     Stats(String),
@@ -122,6 +128,9 @@ pub struct Event {
     /// Fencing token of the hold (acquired, elected, suspended, restored,
     /// lost, revoke requested), the leader's term (leader changed); else 0.
     pub fencing_token: u64,
+    /// The request id of the asynchronous call the event answers (written);
+    /// else 0.
+    pub request_id: u64,
 }
 
 impl Event {
@@ -180,9 +189,17 @@ impl Event {
             sys::ZKL_EVENT_NO_LEADER => EventKind::NoLeader,
             sys::ZKL_EVENT_REVOKE_REQUESTED => EventKind::RevokeRequested,
             sys::ZKL_EVENT_STATS => EventKind::Stats(event_data(ev)),
+            sys::ZKL_EVENT_WRITTEN => {
+                let mut ops: *const sys::zkl_ops = std::ptr::null();
+                sys::zkl_event_ops(ev, &mut ops);
+                let result = crate::WriteResult::from_raw(ops);
+                EventKind::Written(crate::write::outcome(error.min(0), result))
+            }
             other => EventKind::Unknown(other),
         };
-        Event { kind, source, session_state, owner, fencing_token }
+        let mut request_id = 0u64;
+        sys::zkl_event_request_id(ev, &mut request_id);
+        Event { kind, source, session_state, owner, fencing_token, request_id }
     }
 }
 

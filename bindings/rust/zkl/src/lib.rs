@@ -92,6 +92,9 @@ mod lock;
 mod multilock;
 #[cfg(feature = "tokio")]
 mod multilock_async;
+mod write;
+#[cfg(feature = "tokio")]
+mod write_async;
 
 #[cfg(feature = "tokio")]
 pub use asyncio::{Acquire, Campaign};
@@ -103,6 +106,9 @@ pub use lock::{Lock, LockBuilder, LockGuard, LockKind, Revocation, DEFAULT_OWNER
 pub use multilock::{MultiLock, MultiLockGuard};
 #[cfg(feature = "tokio")]
 pub use multilock_async::MultiAcquire;
+pub use write::{CreateMode, Ops, WriteResult, ANY_VERSION, OPS_MAX_BYTES};
+#[cfg(feature = "tokio")]
+pub use write_async::Write;
 pub use zkl_sys as sys;
 
 /// The linked libzkl's version string, e.g. `"0.2.0"`.

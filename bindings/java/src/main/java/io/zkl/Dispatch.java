@@ -56,6 +56,19 @@ final class Dispatch {
     }
   }
 
+  /** Called from C: a WRITTEN event with its request id and the write's results. */
+  static void onWritten(long userData, int error, long owner, long token, long requestId, int failed,
+                        byte[][] paths, int[] versions) {
+    Sink s = SINKS.get(userData);
+    if (s == null) return;
+    try {
+      s.onEvent(new Event(ZklNativeConstants.ZKL_EVENT_WRITTEN, error, 0, owner, token, null, requestId,
+          WriteResult.of(failed, paths, versions)));
+    } catch (Throwable t) {
+      System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl: event delivery failed", t);
+    }
+  }
+
   /** Called from C: one log line of the client with id {@code userData}. */
   static void onLog(long userData, int level, byte[] component, byte[] message) {
     Sink s = SINKS.get(userData);

@@ -638,6 +638,28 @@ public final class ZklClient implements AutoCloseable {
         Util.cstr(holder, "holder")), "revoke " + path);
   }
 
+  /**
+   * For resources that are not ZooKeeper: is {@code token} the fencing token
+   * of a current holder of the lock at {@code path}? Returns normally when
+   * it is; StaleTokenException when it is not (a later holder has it, or
+   * nobody); ZklTimeoutException, ConnectionException... when the question
+   * could not be answered within {@code timeout} (null: no bound). The
+   * answer is read after a sync, so it is at least as new as the quorum's
+   * state when the call began. A snapshot: a resource that must not accept
+   * a stale holder compares tokens itself, and uses this to refuse early or
+   * to audit.
+   */
+  public void fenceCheck(String path, LockKind kind, FencingToken token, Duration timeout) {
+    ZklException.check(ZklNative.zklj_fence_check(h(), Util.path(path), kind.code, 0, Util.millis(timeout),
+        token.bits()), "fence check " + path);
+  }
+
+  /** As {@link #fenceCheck(String, LockKind, FencingToken, Duration)}, for the leader of an election. */
+  public void fenceCheckElection(String path, ElectionKind kind, FencingToken token, Duration timeout) {
+    ZklException.check(ZklNative.zklj_fence_check(h(), Util.path(path), 0, kind.code, Util.millis(timeout),
+        token.bits()), "fence check " + path);
+  }
+
   private List<Participant> inspect(String path, int lockKind, int electionKind, Duration timeout) {
     long[] out = new long[1];
     ZklException.check(ZklNative.zklj_inspect(h(), Util.path(path), lockKind, electionKind,

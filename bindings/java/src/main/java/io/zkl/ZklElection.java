@@ -21,6 +21,7 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
   private final String participantId;
   /** The pending async campaign, if any. */
   private final OnePending<FencingToken> pendingCampaign = new OnePending<>();
+  private final GuardedWrites writes = new GuardedWrites();
 
   ZklElection(ZklClient client, String path, String participantId, ElectionKind kind) {
     super(client, path, kind);
@@ -106,6 +107,34 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
     pendingCampaign.fail(new AcquireCanceledException("resigned from " + path));
   }
 
+  /**
+   * Runs {@code ops} guarded by this participant's leadership
+   * (NotHeldException when it does not lead); see
+   * {@link ZklLock#write(long, Ops)}. The operations lie below the
+   * election's path.
+   */
+  public WriteResult write(Ops ops) {
+    return GuardedWrites.blocking(ops, "write " + path, o -> ZklNative.zkl_election_write(h(), o));
+  }
+
+  /** As {@link ZklLock#writeAsync(long, Ops)}, guarded by the leadership. */
+  public CompletableFuture<WriteResult> writeAsync(Ops ops) {
+    return writes.start(ops, "write " + path, o -> ZklNative.zkl_election_write_async(h(), o));
+  }
+
+  /**
+   * The leader replaces the value it publishes (its id, the node's data)
+   * without leaving the election (etcd's Proclaim): observers report the
+   * new value with the same term. One round trip, guarded as a write:
+   * NotHeldException when not leader, LockLostException,
+   * WriteInDoubtException. A later rejoin publishes the new value too
+   * ({@link #participantId()} still says the id given at creation).
+   */
+  public void proclaim(String value) {
+    byte[] v = Util.cstr(value, "proclaimed value");
+    ZklException.check(ZklNative.zkl_election_proclaim(h(), v == null ? new byte[0] : v), "proclaim " + path);
+  }
+
   /** True while this participant leads, provably at this instant. Never throws. */
   public boolean isLeader() {
     if (closed.get()) return false;
@@ -139,6 +168,9 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
         tell("election", l -> l.onElected(this, e.token()));
         break;
       }
+      case ZklNativeConstants.ZKL_EVENT_WRITTEN:
+        writes.answer(e, "write " + path);
+        break;
       case ZklNativeConstants.ZKL_EVENT_NOT_ELECTED:
         tell("election", l -> l.onNotElected(this));
         break;
@@ -159,6 +191,7 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
   @Override
   void ended(ClosedException e) {
     pendingCampaign.fail(e);
+    writes.fail(e);
   }
 
   @Override

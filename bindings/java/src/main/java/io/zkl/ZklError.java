@@ -37,6 +37,11 @@ public enum ZklError {
   EHOSTNAME(ZklNativeConstants.ZKL_EHOSTNAME),
   ECLIENTCERT(ZklNativeConstants.ZKL_ECLIENTCERT),
   EPROTOCOL(ZklNativeConstants.ZKL_EPROTOCOL),
+  EEXISTS(ZklNativeConstants.ZKL_EEXISTS),
+  EBADVERSION(ZklNativeConstants.ZKL_EBADVERSION),
+  ENOTEMPTY(ZklNativeConstants.ZKL_ENOTEMPTY),
+  ESTALE(ZklNativeConstants.ZKL_ESTALE),
+  EINDOUBT(ZklNativeConstants.ZKL_EINDOUBT),
   /** A code this binding does not know (a newer libzkl). */
   UNKNOWN(Integer.MIN_VALUE);
 

@@ -8,6 +8,7 @@ package io.zkl;
  */
 public class ZklException extends RuntimeException {
   private final int code;
+  private int failedOperation = -1;
 
   public ZklException(int code, String message) {
     super(message);
@@ -26,6 +27,22 @@ public class ZklException extends RuntimeException {
 
   public ZklError error() {
     return ZklError.of(code);
+  }
+
+  /**
+   * A guarded write that failed because of one of its operations
+   * (NodeExistsException, BadVersionException, NotFoundException,
+   * NotEmptyException, AuthException): that operation's index in the
+   * {@link Ops}; empty otherwise.
+   */
+  public java.util.OptionalInt failedOperation() {
+    return failedOperation >= 0 ? java.util.OptionalInt.of(failedOperation) : java.util.OptionalInt.empty();
+  }
+
+  /** Records which operation of a guarded write failed (this, for chaining). */
+  ZklException failedAt(java.util.OptionalInt index) {
+    failedOperation = index.orElse(-1);
+    return this;
   }
 
   /** The exception for an error code; {@code what} says what failed. */
@@ -50,6 +67,7 @@ public class ZklException extends RuntimeException {
    */
   static ZklException copyOf(ZklException e) {
     ZklException c = create(e.code(), e.getMessage());
+    c.failedOperation = e.failedOperation;
     c.initCause(e);
     return c;
   }
@@ -74,6 +92,11 @@ public class ZklException extends RuntimeException {
       case ZklNativeConstants.ZKL_EAUTH: return new AuthException(msg);
       case ZklNativeConstants.ZKL_ETOOBIG: return new InvalidArgumentException(code, msg);
       case ZklNativeConstants.ZKL_ENOTFOUND: return new NotFoundException(msg);
+      case ZklNativeConstants.ZKL_EEXISTS: return new NodeExistsException(msg);
+      case ZklNativeConstants.ZKL_EBADVERSION: return new BadVersionException(msg);
+      case ZklNativeConstants.ZKL_ENOTEMPTY: return new NotEmptyException(msg);
+      case ZklNativeConstants.ZKL_ESTALE: return new StaleTokenException(msg);
+      case ZklNativeConstants.ZKL_EINDOUBT: return new WriteInDoubtException(msg);
       default: return new ZklException(code, msg);
     }
   }

@@ -43,6 +43,8 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
   private final ArrayDeque<AcquireFuture> pending = new ArrayDeque<>();
   /** Async releases waiting for their RELEASED event. */
   private final ArrayDeque<CompletableFuture<Void>> releasing = new ArrayDeque<>();
+  /** Guarded writes waiting for their WRITTEN event, by request id. */
+  private final GuardedWrites writes = new GuardedWrites();
 
   ZklLock(ZklClient client, String path, LockKind kind, int maxLeases, int leases) {
     super(client, path, kind);
@@ -268,6 +270,50 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
   }
 
   // ---------------------------------------------------------------------------
+  // Guarded writes
+  // ---------------------------------------------------------------------------
+
+  /** {@link #write(long, Ops)} for {@link #DEFAULT_OWNER}. */
+  public WriteResult write(Ops ops) {
+    return write(DEFAULT_OWNER, ops);
+  }
+
+  /**
+   * Runs {@code ops} guarded by {@code owner}'s hold of this lock, all or
+   * nothing, in one ZooKeeper multi behind a check that the holder's node
+   * still exists, and returns once the server answered (one round trip).
+   * On an exception nothing was applied: NotHeldException /
+   * NotOwnerException (not held, by this owner), LockLostException (the
+   * hold is gone at the quorum), SessionLostException, NodeExistsException,
+   * BadVersionException, NotFoundException, NotEmptyException,
+   * AuthException (an operation failed:
+   * {@link ZklException#failedOperation()} says which), BadPathException
+   * (an operation outside the lock's tree), BusyException (a member of a
+   * multi-lock). WriteInDoubtException when the connection broke while the
+   * write was in flight: it may have been applied (read back before
+   * retrying). A write never retries itself.
+   */
+  public WriteResult write(long owner, Ops ops) {
+    return GuardedWrites.blocking(ops, "write " + path, o -> ZklNative.zkl_lock_write(h(), owner, o));
+  }
+
+  /** {@link #writeAsync(long, Ops)} for {@link #DEFAULT_OWNER}. */
+  public CompletableFuture<WriteResult> writeAsync(Ops ops) {
+    return writeAsync(DEFAULT_OWNER, ops);
+  }
+
+  /**
+   * Sends the write of {@link #write(long, Ops)} and returns at once: the
+   * future completes on the client's dispatcher thread with the results, or
+   * exceptionally as the blocking form throws (errors found before sending
+   * included). Its answer is matched by the request id libzkl gave the
+   * write. Cancelling the future does not take the write back.
+   */
+  public CompletableFuture<WriteResult> writeAsync(long owner, Ops ops) {
+    return writes.start(ops, "write " + path, o -> ZklNative.zkl_lock_write_async(h(), owner, o));
+  }
+
+  // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
 
@@ -341,6 +387,9 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
         if (f != null) f.failed(ZklException.of(e.error, "acquire " + path));
         break;
       }
+      case ZklNativeConstants.ZKL_EVENT_WRITTEN:
+        writes.answer(e, "write " + path);
+        break;
       case ZklNativeConstants.ZKL_EVENT_RELEASED: {
         CompletableFuture<Void> r;
         synchronized (releasing) {
@@ -384,6 +433,7 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
       releasing.clear();
     }
     for (AcquireFuture f : fs) f.failed(e);
+    writes.fail(e);
     for (CompletableFuture<Void> r : rs) r.complete(null);  // the destroy deletes the node
   }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockListener> {
   private final List<ZklLock> members;
   private final OnePending<Void> pending = new OnePending<>();
+  private final GuardedWrites writes = new GuardedWrites();
 
   ZklMultiLock(ZklClient client, List<ZklLock> members) {
     super(client);
@@ -88,6 +89,30 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
     return leaseOf(ZklNative::zkl_multilock_valid_for);
   }
 
+  /** {@link #write(long, Ops)} for {@link ZklLock#DEFAULT_OWNER}. */
+  public WriteResult write(Ops ops) {
+    return write(ZklLock.DEFAULT_OWNER, ops);
+  }
+
+  /**
+   * Runs {@code ops} guarded by every member's node, held by {@code owner}
+   * (see {@link ZklLock#write(long, Ops)}); the operations lie below any
+   * member's path.
+   */
+  public WriteResult write(long owner, Ops ops) {
+    return GuardedWrites.blocking(ops, "write " + what(), o -> ZklNative.zkl_multilock_write(h(), owner, o));
+  }
+
+  /** {@link #writeAsync(long, Ops)} for {@link ZklLock#DEFAULT_OWNER}. */
+  public CompletableFuture<WriteResult> writeAsync(Ops ops) {
+    return writeAsync(ZklLock.DEFAULT_OWNER, ops);
+  }
+
+  /** As {@link ZklLock#writeAsync(long, Ops)}, guarded by every member's node. */
+  public CompletableFuture<WriteResult> writeAsync(long owner, Ops ops) {
+    return writes.start(ops, "write " + what(), o -> ZklNative.zkl_multilock_write_async(h(), owner, o));
+  }
+
   /** The fencing token of the member on {@code path}. */
   public FencingToken fencingToken(String path) {
     byte[] p = Util.path(path);
@@ -109,6 +134,9 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
         }
         break;
       }
+      case ZklNativeConstants.ZKL_EVENT_WRITTEN:
+        writes.answer(e, "write " + what());
+        break;
       case ZklNativeConstants.ZKL_EVENT_SUSPENDED:
         tell("multi-lock", l -> l.onSuspended(this));
         break;
@@ -135,6 +163,7 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
   @Override
   void ended(ClosedException e) {
     pending.fail(e);
+    writes.fail(e);
   }
 
   @Override
