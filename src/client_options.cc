@@ -112,6 +112,12 @@ int Check(const zkl_client_options &opts, std::string *why) {
   // SASL: DIGEST-MD5 (user and password) or GSSAPI (Kerberos: a client
   // principal and its keytab, or a credential cache, or the environment's).
   bool sasl = opts.sasl_mechanism != nullptr;
+#if defined(ZKL_HAVE_SASL) && !ZKL_HAVE_SASL
+  if (sasl) {
+    return fail(ZKL_ENOTSUP, "sasl_mechanism: SASL support is not built in (libsasl2 headers were not found "
+                             "at build time)");
+  }
+#endif
   if (!sasl) {
     if (const char *name = FirstSet({{"sasl_user", opts.sasl_user},
                                      {"sasl_password", opts.sasl_password},

@@ -52,7 +52,9 @@ struct ZkSession::Impl {
   std::string sasl_user;
   std::string sasl_password;  // a secret: wiped in the destructor
   std::vector<unsigned char> sasl_secret;  // the same, as Cyrus wants it
+#ifdef HAVE_CYRUS_SASL_H  // a build without libsasl2 rejects SASL options (client_options.cc)
   sasl_callback_t sasl_callbacks[5]{};
+#endif
   bool auth_failed_reported = false;
   bool tls = false;  // SIGPIPE is blocked around its calls (NoSigpipe)
   // Recent C client log lines: when each was last logged, how often it came
@@ -385,6 +387,7 @@ void WipeBytes(std::vector<unsigned char> &secret) {
   secret.clear();
 }
 
+#ifdef HAVE_CYRUS_SASL_H
 // Cyrus SASL's client side is initialized once per process.
 bool SaslReady() {
   static const bool ok = sasl_client_init(nullptr) == SASL_OK;
@@ -429,6 +432,7 @@ template <typename Fn>
 SaslFn AsSaslCallback(Fn *fn) {
   return reinterpret_cast<SaslFn>(reinterpret_cast<void (*)()>(fn));
 }
+#endif  // HAVE_CYRUS_SASL_H
 
 
 #ifdef ZKL_HAVE_KRB5
@@ -636,6 +640,7 @@ void RefreshTicket(ZkSession::Impl *impl) {
 #endif
 }
 
+#ifdef HAVE_CYRUS_SASL_H
 // The host name in the server's principal when none is given (GSSAPI):
 // the connect string's host when it names one; with several the C client
 // uses the address of the server it connects to.
@@ -658,6 +663,7 @@ std::string DefaultSaslHost(const std::string &hosts) {
   }
   return names.size() == 1 ? *names.begin() : std::string();
 }
+#endif  // HAVE_CYRUS_SASL_H
 
 // The entries of a server list ("a:1,b:2" -> {"a:1", "b:2"}).
 std::vector<std::string> ServerEntries(const std::string &list) {
@@ -784,6 +790,7 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
   SetClientLogLevelOnce();
   impl->tls = !params.tls_ca_file.empty();
   Running running(impl.get());
+#ifdef HAVE_CYRUS_SASL_H
   zoo_sasl_params_t sasl{};
   zoo_sasl_params_t *sasl_params = nullptr;
   std::string sasl_host = params.sasl_host;
@@ -846,6 +853,13 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     sasl.host = sasl_host.empty() ? nullptr : sasl_host.c_str();  // copied by the C client
     sasl.callbacks = impl->sasl_callbacks;
   }
+#else
+  void *sasl_params = nullptr;
+  if (!params.sasl_mechanism.empty()) {
+    *error = ZKL_ENOTSUP;
+    return nullptr;
+  }
+#endif
   const std::string hosts = CClientHosts(params.hosts);
   impl->servers = hosts.substr(0, hosts.find('/'));
   if (params.tls_ca_file.empty() && sasl_params == nullptr) {

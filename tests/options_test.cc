@@ -169,7 +169,19 @@ TEST(Options, TlsCombinations) {
   ExpectRejected(o, ZKL_EINVAL, {"tls_key_file: set without tls_cert_file (a key belongs to a certificate)"});
 }
 
+// A build without libsasl2 (-DZKL_WITH_SASL=OFF, or no headers) refuses
+// every SASL mechanism, saying so.
+TEST(Options, SaslNotBuiltIn) {
+  if (ZKL_TEST_HAVE_SASL) GTEST_SKIP() << "built with SASL (the other SASL tests run)";
+  zkl_client_options o = Options();
+  o.sasl_mechanism = "DIGEST-MD5";
+  o.sasl_user = "u";
+  o.sasl_password = "p";
+  ExpectRejected(o, ZKL_ENOTSUP, {"sasl_mechanism: SASL support is not built in"});
+}
+
 TEST(Options, SaslCombinations) {
+  if (!ZKL_TEST_HAVE_SASL) GTEST_SKIP() << "built without SASL (SaslNotBuiltIn runs)";
   using O = zkl_client_options;
   const std::vector<std::pair<const char *, const char *O::*>> without_mechanism = {
       {"sasl_user", &O::sasl_user},     {"sasl_password", &O::sasl_password}, {"sasl_keytab", &O::sasl_keytab},

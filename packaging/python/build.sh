@@ -8,7 +8,8 @@
 #       libraries (present on any Debian/Ubuntu).
 #   zkl-VERSION.tar.gz                       the sdist: the package plus
 #       zkl-src/, libzkl's own sources with the ZooKeeper C client prepared
-#       (patched, jute files generated: no Java needed). Its setup.py builds
+#       from the vendored copy (third_party/zookeeper: patched, with its
+#       generated jute files; no download, no Java). Its setup.py builds
 #       them with cmake into a shared libzkl.so.1 installed next to the
 #       extension (RUNPATH $ORIGIN), with the system's shared abseil (needs
 #       swig, cmake, a C/C++ compiler, libabsl-dev, libssl-dev, libsasl2-dev);
@@ -101,7 +102,9 @@ if grep -rlF "$prefix" "$work/check" >/dev/null; then
   exit 1
 fi
 
-# --- the sdist: the package plus zkl-src/ (what the from-source build needs).
+# --- the sdist: the package plus zkl-src/ (what the from-source build needs):
+# the ZooKeeper client already patched (setup.py passes it as
+# ZKL_ZOOKEEPER_SOURCE_DIR), made from the vendored tree offline.
 zs=$stage/zkl-src
 mkdir -p "$zs/third_party/zookeeper/src"
 cp -r "$src/CMakeLists.txt" "$src/LICENSE" "$src/include" "$src/src" "$src/cmake" "$src/pkgconfig" "$zs/"

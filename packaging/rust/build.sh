@@ -3,8 +3,10 @@
 # zkl-VERSION.crate (what `cargo publish` would upload) into DIST.
 #
 # zkl-sys carries libzkl's own sources (zkl-src/: src/, include/, the CMake
-# files and the ZooKeeper C client prepared by scripts/fetch-zookeeper, i.e.
-# patched and with its jute files generated, so no Java at cargo build time).
+# files and the ZooKeeper C client prepared by scripts/fetch-zookeeper
+# --prepare from the vendored copy in third_party/zookeeper, i.e. patched and
+# with its generated jute files: no download, no Java, no patch tool at cargo
+# build time; build.rs passes it as ZKL_ZOOKEEPER_SOURCE_DIR).
 # Its default feature `bundled` builds them with the cmake crate into
 # libzkl_bundle.a and links that statically. The sources are staged into a
 # temporary copy of the crates, never into bindings/rust.
