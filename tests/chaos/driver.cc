@@ -14,6 +14,24 @@
 //   zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]
 //             [--max-duration S] [--workers N] [--session-timeout MS]
 //             [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]
+//             [--fence-sql CONNINFO] [--lying] [--only KIND[,KIND...]]
+//
+// --fence-sql CONNINFO: the fenced register is a PostgreSQL database (libpq
+// connection string; scripts/pg-server starts one): the driver creates the
+// tables `fenced` (key, value, fence) and `fenced_log` (id, key, fence,
+// value, accepted_at), the workers write through the fenced upsert of
+// docs/FENCING.md and append every accepted write to fenced_log in the same
+// statement. At the end the driver reads fenced_log, the database's own
+// record: per key, no accepted token below one accepted before; every
+// accepted write a worker reported is there (same key, token, worker), and
+// every entry there was reported; the table's rows are the last entries.
+// --lying: the workers run with ZKL_TEST_LYING_IS_HELD=1 (test-only: their
+// is_held ignores the lease bound and says yes whenever the engine thinks
+// it holds, even suspended), so their holds overlap; only the fence
+// property is judged (--only fence), the overlaps found are counted, and
+// the run fails unless the lie mattered (overlaps or stale yeses found) and
+// the fence refused writes. --only: judge only these kinds of violation
+// (zkl_chaos::CheckOptions).
 //
 // --tls: the same round over TLS. Certificates from scripts/test-certs (in
 // the run dir), every member with a secureClientPort that requires a client
@@ -82,6 +100,10 @@
 #include "history.h"
 #include "zk_harness.h"
 
+#ifdef ZKL_CHAOS_LIBPQ
+#include <libpq-fe.h>
+#endif
+
 using zkl_chaos::MonotonicNs;
 using zkl_test::FaultProxy;
 using zkl_test::NetnsEnsemble;
@@ -102,6 +124,9 @@ struct Options {
   bool tls = false;
   bool netns = false;  // the ensemble in network namespaces, partition faults
   int servers = 3;
+  std::string fence_sql;          // the fenced register in this PostgreSQL database
+  bool lying = false;             // workers with ZKL_TEST_LYING_IS_HELD=1
+  std::vector<std::string> only;  // violation kinds judged (empty: all)
 };
 
 // With --tls: the certificates (scripts/test-certs) the clients use.
@@ -165,6 +190,8 @@ pid_t Spawn(const std::vector<std::string> &args, const std::string &log, int ne
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     if (netns_fd >= 0 && setns(netns_fd, CLONE_NEWNET) != 0) _exit(126);
+    // --lying: the test-only switch the core reads at client creation.
+    if (g_opt.lying) setenv("ZKL_TEST_LYING_IS_HELD", "1", 1);
     int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -809,11 +836,158 @@ bool CheckNoOrphans(const std::string &prefix, std::string *detail) {
   return clean;
 }
 
+// ---------------------------------------------------------------------------
+// The fenced register in PostgreSQL (--fence-sql).
+
+struct DbVerdict {
+  bool checked = false;
+  uint64_t logged = 0;      // accepted writes in fenced_log
+  uint64_t keys = 0;
+  uint64_t stale = 0;       // entries with a token below an earlier one of the key
+  uint64_t reported = 0;    // accepted writes the workers reported
+  uint64_t unreported = 0;  // log entries no worker reported
+  uint64_t unknown = 0;     // reported accepted, not in the log (or different)
+  uint64_t rows_wrong = 0;  // table rows that are not their key's last entry
+  std::vector<std::string> problems;
+};
+
+#ifdef ZKL_CHAOS_LIBPQ
+const char *kSqlSchema =
+    "SET client_min_messages = warning;"
+    "DROP TABLE IF EXISTS fenced, fenced_log;"
+    "CREATE TABLE fenced (key text PRIMARY KEY, value text NOT NULL, fence bigint NOT NULL);"
+    "CREATE TABLE fenced_log (id bigserial PRIMARY KEY, key text NOT NULL,"
+    " fence bigint NOT NULL, value text NOT NULL,"
+    " accepted_at timestamptz NOT NULL DEFAULT clock_timestamp())";
+
+PGconn *DbConnect() {
+  PGconn *db = PQconnectdb(g_opt.fence_sql.c_str());
+  if (PQstatus(db) != CONNECTION_OK) {
+    std::string err = PQerrorMessage(db);
+    PQfinish(db);
+    throw std::runtime_error("postgres (" + g_opt.fence_sql + "): " + err);
+  }
+  return db;
+}
+
+void DbCreateSchema() {
+  PGconn *db = DbConnect();
+  PGresult *r = PQexec(db, kSqlSchema);
+  bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+  std::string err = PQerrorMessage(db);
+  PQclear(r);
+  PQfinish(db);
+  if (!ok) throw std::runtime_error("creating the fenced tables: " + err);
+}
+
+// The database's own record against itself and against the workers'.
+DbVerdict DbCheck(const zkl_chaos::History &h) {
+  DbVerdict v;
+  PGconn *db = DbConnect();
+  auto problem = [&](const std::string &p) {
+    if (v.problems.size() < 10) v.problems.push_back(p);
+  };
+  struct Entry {
+    std::string key, value;
+    uint64_t fence = 0;
+    bool reported = false;
+  };
+  std::map<uint64_t, Entry> log;
+  PGresult *r = PQexec(db, "SELECT id, key, fence, value FROM fenced_log ORDER BY id");
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    std::string err = PQerrorMessage(db);
+    PQclear(r);
+    PQfinish(db);
+    throw std::runtime_error("reading fenced_log: " + err);
+  }
+  std::map<std::string, std::pair<uint64_t, uint64_t>> highest;  // key -> (fence, id)
+  std::map<std::string, uint64_t> last;                           // key -> id
+  for (int i = 0; i < PQntuples(r); ++i) {
+    uint64_t id = std::strtoull(PQgetvalue(r, i, 0), nullptr, 10);
+    Entry e{PQgetvalue(r, i, 1), PQgetvalue(r, i, 3), std::strtoull(PQgetvalue(r, i, 2), nullptr, 10)};
+    auto [it, fresh] = highest.emplace(e.key, std::make_pair(e.fence, id));
+    if (!fresh) {
+      if (e.fence < it->second.first) {
+        ++v.stale;
+        problem("fenced_log: key " + e.key + " accepted token " + std::to_string(e.fence) + " (id " +
+                std::to_string(id) + ", " + e.value + ") after token " +
+                std::to_string(it->second.first) + " (id " + std::to_string(it->second.second) + ")");
+      } else {
+        it->second = {e.fence, id};
+      }
+    }
+    last[e.key] = id;
+    log.emplace(id, std::move(e));
+  }
+  PQclear(r);
+  v.logged = log.size();
+  v.keys = highest.size();
+  // Every accepted write a worker reported is in the log, as reported.
+  for (const zkl_chaos::FenceUse &f : h.fences()) {
+    if (!f.accepted) continue;
+    ++v.reported;
+    auto it = log.find(f.order);
+    std::string who = f.worker + " token " + std::to_string(f.token) + " on " + f.path;
+    if (f.order == 0 || it == log.end()) {
+      ++v.unknown;
+      problem("a write " + who + " reported accepted (id " + std::to_string(f.order) +
+              ") is not in fenced_log");
+      continue;
+    }
+    Entry &e = it->second;
+    if (e.key != f.path || e.fence != f.token || e.value.rfind(f.worker + "/", 0) != 0 || e.reported) {
+      ++v.unknown;
+      problem("fenced_log id " + std::to_string(f.order) + " is " + e.key + " " +
+              std::to_string(e.fence) + " " + e.value + ", reported as " + who);
+      continue;
+    }
+    e.reported = true;
+  }
+  for (const auto &[id, e] : log) {
+    if (e.reported) continue;
+    ++v.unreported;
+    problem("fenced_log id " + std::to_string(id) + " (" + e.key + " " + std::to_string(e.fence) +
+            " " + e.value + ") was reported by no worker");
+  }
+  // The table holds each key's last accepted write.
+  r = PQexec(db, "SELECT key, fence, value FROM fenced");
+  if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+    for (int i = 0; i < PQntuples(r); ++i) {
+      std::string key = PQgetvalue(r, i, 0);
+      uint64_t fence = std::strtoull(PQgetvalue(r, i, 1), nullptr, 10);
+      auto it = last.find(key);
+      if (it == last.end() || log[it->second].fence != fence || log[it->second].value != PQgetvalue(r, i, 2)) {
+        ++v.rows_wrong;
+        problem("row " + key + " (fence " + std::to_string(fence) + ") is not its last logged write");
+      }
+    }
+    if (static_cast<uint64_t>(PQntuples(r)) != v.keys) {
+      ++v.rows_wrong;
+      problem("fenced has " + std::to_string(PQntuples(r)) + " rows, fenced_log " +
+              std::to_string(v.keys) + " keys");
+    }
+  } else {
+    problem(std::string("reading fenced: ") + PQerrorMessage(db));
+    ++v.rows_wrong;
+  }
+  PQclear(r);
+  PQfinish(db);
+  v.checked = true;
+  return v;
+}
+#else
+void DbCreateSchema() {
+  throw std::runtime_error("--fence-sql: zkl-chaos was built without libpq (apt-get install libpq-dev)");
+}
+DbVerdict DbCheck(const zkl_chaos::History &) { return {}; }
+#endif
+
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
                "usage: zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]\n"
                "                 [--max-duration S] [--workers N] [--session-timeout MS]\n"
-               "                 [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]\n");
+               "                 [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]\n"
+               "                 [--fence-sql CONNINFO] [--lying] [--only KIND[,KIND...]]\n");
   std::exit(2);
 }
 
@@ -853,6 +1027,18 @@ void ParseArgs(int argc, char **argv) {
       g_opt.netns = true;
     } else if (k == "--servers") {
       g_opt.servers = std::atoi(val().c_str());
+    } else if (k == "--fence-sql") {
+      g_opt.fence_sql = val();
+    } else if (k == "--lying") {
+      g_opt.lying = true;
+    } else if (k == "--only") {
+      std::string kinds = val();
+      for (size_t pos = 0; pos <= kinds.size();) {
+        size_t comma = kinds.find(',', pos);
+        if (comma == std::string::npos) comma = kinds.size();
+        if (comma > pos) g_opt.only.push_back(kinds.substr(pos, comma - pos));
+        pos = comma + 1;
+      }
     } else {
       Usage();
     }
@@ -874,7 +1060,15 @@ void ParseArgs(int argc, char **argv) {
     std::fprintf(stderr, "zkl-chaos: --tls and --netns do not combine (yet)\n");
     std::exit(2);
   }
+  // The workers of --netns live in client namespaces: a PostgreSQL on the
+  // root namespace's loopback is out of their reach.
+  if (!g_opt.fence_sql.empty() && g_opt.netns) {
+    std::fprintf(stderr, "zkl-chaos: --fence-sql and --netns do not combine (yet)\n");
+    std::exit(2);
+  }
   if (g_opt.max_duration_s == 0) g_opt.max_duration_s = std::max(3 * g_opt.duration_s, 900);
+  // A lying is_held makes holds overlap on purpose: only the fence is judged.
+  if (g_opt.lying && g_opt.only.empty()) g_opt.only = {"fence"};
 }
 
 }  // namespace
@@ -906,6 +1100,8 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   std::string replay = g_opt.tls ? " --tls" : g_opt.netns ? " --netns" : "";
   if (g_opt.servers != 3) replay += " --servers " + std::to_string(g_opt.servers);
+  if (!g_opt.fence_sql.empty()) replay += " --fence-sql CONNINFO";
+  if (g_opt.lying) replay += " --lying";
   std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "%s), %d workers%s, %d servers%s, "
               "session timeout %d ms, target >= %" PRIu64 " acquisitions and >= %d s (at most %d s)\n",
               g_opt.seed, g_opt.seed, replay.c_str(), g_opt.workers, g_opt.tls ? " over TLS" : "",
@@ -928,6 +1124,13 @@ int main(int argc, char **argv) {
   try {
     zkl_test::QuietZkClientLogs();
     std::vector<std::string> server_env;
+    if (!g_opt.fence_sql.empty()) {
+      DbCreateSchema();
+      Log("fenced register: PostgreSQL (%s), tables fenced and fenced_log%s", g_opt.fence_sql.c_str(),
+          g_opt.lying ? "; workers' is_held LIES (ZKL_TEST_LYING_IS_HELD=1)" : "");
+    } else if (g_opt.lying) {
+      Log("workers' is_held LIES (ZKL_TEST_LYING_IS_HELD=1); fenced register: files");
+    }
 
     if (g_opt.tls) {
       std::string certs = g_dir + "/certs";
@@ -1007,6 +1210,7 @@ int main(int argc, char **argv) {
         args.insert(args.end(), {"--tls-ca", g_tls.ca, "--tls-cert", g_tls.cert,
                                  "--tls-key", g_tls.key});
       }
+      if (!g_opt.fence_sql.empty()) args.insert(args.end(), {"--fence-sql", g_opt.fence_sql});
       int fd = g_opt.netns ? g_netns_fds[static_cast<size_t>(std::stoi(w.node.substr(1)))] : -1;
       w.pid = Spawn(args, w.log, fd);
     }
@@ -1152,7 +1356,17 @@ int main(int argc, char **argv) {
       }
     }
   }
-  verdict = zkl_chaos::Check(history);
+  zkl_chaos::CheckOptions check_options;
+  check_options.only = g_opt.only;
+  verdict = zkl_chaos::Check(history, check_options);
+  DbVerdict db;
+  if (!g_opt.fence_sql.empty()) {
+    try {
+      db = DbCheck(history);
+    } catch (const std::exception &e) {
+      g_failures.push_back(std::string("database check: ") + e.what());
+    }
+  }
 
   std::printf("\n==== chaos report%s (seed %" PRIu64 ", %.0f s, %d workers, %d-node ensemble%s, "
               "session timeout %d ms) ====\n",
@@ -1268,6 +1482,42 @@ int main(int argc, char **argv) {
                       what.c_str());
         }
       }
+    }
+  }
+  if (db.checked) {
+    std::printf("database (fenced_log, its own record): %" PRIu64 " accepted writes on %" PRIu64
+                " keys, stale accepted %" PRIu64 "; workers reported %" PRIu64
+                " accepted (not in the log or different: %" PRIu64 "), %" PRIu64
+                " rejected by the fence; log entries no worker reported: %" PRIu64
+                "; rows not their key's last write: %" PRIu64 "\n",
+                db.logged, db.keys, db.stale, db.reported, db.unknown, verdict.fence_rejected,
+                db.unreported, db.rows_wrong);
+    for (const std::string &p : db.problems) std::printf("  database: %s\n", p.c_str());
+    if (db.stale > 0) {
+      g_failures.push_back("the database accepted " + std::to_string(db.stale) +
+                           " stale write(s) (fenced_log)");
+    }
+    if (db.unknown + db.unreported + db.rows_wrong > 0) {
+      g_failures.push_back("the database's record and the workers' reports disagree");
+    }
+    if (db.logged == 0) g_failures.push_back("the database accepted no write at all");
+  }
+  if (g_opt.lying) {
+    uint64_t lies = 0;
+    for (const char *k : {"overlap", "stale-held"}) {
+      auto it = verdict.ignored.find(k);
+      if (it != verdict.ignored.end()) lies += it->second;
+    }
+    std::printf("chaos: is_held lied (ZKL_TEST_LYING_IS_HELD=1): %" PRIu64
+                " overlap/stale-held violations found and not judged; the fence refused %" PRIu64
+                " writes; stale writes accepted: %" PRIu64 "\n",
+                lies, verdict.fence_rejected, db.checked ? db.stale : 0);
+    if (lies == 0) {
+      g_failures.push_back("--lying: is_held never lied usefully (no overlap, no stale yes): "
+                           "does the core honour ZKL_TEST_LYING_IS_HELD?");
+    }
+    if (verdict.fence_rejected == 0) {
+      g_failures.push_back("--lying: the fence refused no write: the run proves nothing");
     }
   }
   if (worker_counts["multilock:overdue"] > 0) {

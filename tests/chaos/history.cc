@@ -171,8 +171,8 @@ void History::End(const std::string &worker, uint64_t hold, int64_t t_ns,
 }
 
 void History::Fence(const std::string &worker, const std::string &path, uint64_t token,
-                    int64_t t_ns, bool accepted, const Origin &origin) {
-  fences_.push_back(FenceUse{worker, path, token, t_ns, accepted, origin});
+                    int64_t t_ns, bool accepted, const Origin &origin, uint64_t order) {
+  fences_.push_back(FenceUse{worker, path, token, t_ns, accepted, origin, order});
 }
 
 void History::Held(const std::string &worker, uint64_t hold, int64_t before_ns, int64_t after_ns,
@@ -236,14 +236,17 @@ bool History::AddLine(const std::string &line, std::string *error, const Origin 
     return true;
   }
   if (kind == "fence") {
-    // fence WORKER PATH TOKEN T_NS accepted|rejected
-    if (f.size() != 6) return fail("fence needs 5 fields");
-    uint64_t token;
+    // fence WORKER PATH TOKEN T_NS accepted|rejected [ORDER]
+    if (f.size() != 6 && f.size() != 7) return fail("fence needs 5 or 6 fields");
+    uint64_t token, order = 0;
     int64_t t;
     if (f[2].empty() || f[2][0] != '/') return fail("bad path");
     if (!ParseU64(f[3], &token) || !ParseI64(f[4], &t)) return fail("bad number");
     if (f[5] != "accepted" && f[5] != "rejected") return fail("fence outcome must be accepted|rejected");
-    Fence(f[1], f[2], token, t, f[5] == "accepted", origin);
+    if (f.size() == 7 && (!ParseU64(f[6], &order) || order == 0 || f[5] != "accepted")) {
+      return fail("ORDER must be a number > 0, of an accepted use");
+    }
+    Fence(f[1], f[2], token, t, f[5] == "accepted", origin, order);
     return true;
   }
   if (kind == "held") {
@@ -460,12 +463,20 @@ void CheckFences(const History &h, Verdict *v) {
     if (f.accepted) ++v->fence_accepted;
     else ++v->fence_rejected;
   }
-  for (auto &[path, uses] : by_path) {
-    std::stable_sort(uses.begin(), uses.end(),
-                     [](const FenceUse *a, const FenceUse *b) { return a->t_ns < b->t_ns; });
+  for (auto &[path, all] : by_path) {
+    // The accepted uses in the resource's order when it gave one for each
+    // (a client times only the sending of a write), else in time order.
+    std::vector<const FenceUse *> uses;
+    for (const FenceUse *f : all) {
+      if (f->accepted) uses.push_back(f);
+    }
+    bool ordered = !uses.empty() && std::all_of(uses.begin(), uses.end(),
+                                                [](const FenceUse *f) { return f->order != 0; });
+    std::stable_sort(uses.begin(), uses.end(), [ordered](const FenceUse *a, const FenceUse *b) {
+      return ordered ? a->order < b->order : a->t_ns < b->t_ns;
+    });
     const FenceUse *highest = nullptr;
     for (const FenceUse *f : uses) {
-      if (!f->accepted) continue;
       if (highest != nullptr && f->token < highest->token) {
         Violation x;
         x.kind = "fence";
@@ -473,7 +484,10 @@ void CheckFences(const History &h, Verdict *v) {
         x.at_ns = f->t_ns;
         x.message = path + ": the resource accepted stale token " + std::to_string(f->token) +
                     " from " + f->worker + " after token " + std::to_string(highest->token) +
-                    " from " + highest->worker;
+                    " from " + highest->worker +
+                    (ordered ? " (in the resource's order: " + std::to_string(highest->order) +
+                                   " then " + std::to_string(f->order) + ")"
+                             : "");
         x.fences = {*highest, *f};
         v->violations.push_back(std::move(x));
       }
@@ -584,7 +598,9 @@ std::vector<Segment> EffectiveSegments(const History &h) {
 
 }  // namespace
 
-Verdict Check(const History &h) {
+Verdict Check(const History &h) { return Check(h, CheckOptions{}); }
+
+Verdict Check(const History &h, const CheckOptions &options) {
   Verdict v;
   v.acquisitions = h.acquisitions();
   for (const auto &[r, n] : v.acquisitions) v.holds += n;
@@ -617,6 +633,16 @@ Verdict Check(const History &h) {
   }
   CheckFences(h, &v);
   CheckHeldAnswers(h, by_path, &v);
+  if (!options.only.empty()) {
+    std::vector<Violation> kept;
+    for (Violation &x : v.violations) {
+      bool wanted = x.kind == "history" ||
+                    std::find(options.only.begin(), options.only.end(), x.kind) != options.only.end();
+      if (wanted) kept.push_back(std::move(x));
+      else ++v.ignored[x.kind];
+    }
+    v.violations = std::move(kept);
+  }
   return v;
 }
 
@@ -700,6 +726,11 @@ std::string Verdict::Summary() const {
   o << "), " << segments << " hold intervals, " << held_answers << " is-held answers, fenced writes "
     << fence_accepted << " accepted / " << fence_rejected << " rejected, " << violations.size()
     << " violations";
+  if (!ignored.empty()) {
+    o << " (not checked:";
+    for (const auto &[kind, n] : ignored) o << " " << kind << " " << n;
+    o << ")";
+  }
   return o.str();
 }
 

@@ -99,6 +99,11 @@ struct FenceUse {
   int64_t t_ns = 0;
   bool accepted = false;
   Origin origin;
+  // The resource's own order of its accepted writes (e.g. a database's log
+  // id), 0 when the recorder has none. A client can only time when it sent
+  // a write, not when the resource applied it: when every accepted use of a
+  // path carries an order, the fence check follows it instead of t_ns.
+  uint64_t order = 0;
 };
 
 class History {
@@ -118,7 +123,7 @@ class History {
   void End(const std::string &worker, uint64_t hold, int64_t t_ns, const std::string &reason,
            const Origin &origin = {});
   void Fence(const std::string &worker, const std::string &path, uint64_t token, int64_t t_ns,
-             bool accepted, const Origin &origin = {});
+             bool accepted, const Origin &origin = {}, uint64_t order = 0);
   void Held(const std::string &worker, uint64_t hold, int64_t before_ns, int64_t after_ns,
             const Origin &origin = {});
 
@@ -164,13 +169,25 @@ struct Verdict {
   uint64_t held_answers = 0;  // "yes" answers checked
   std::map<Recipe, uint64_t> acquisitions;
   std::map<std::string, int> max_concurrency;  // per path (semaphores, readers)
+  // Violations of the kinds CheckOptions::only left out, counted by kind
+  // (not failures: e.g. the overlaps of a run whose is_held lies on purpose).
+  std::map<std::string, uint64_t> ignored;
 
   bool ok() const { return violations.empty(); }
   // One-line summary: "history: OK ..." or "history: FAILED ...".
   std::string Summary() const;
 };
 
+// Which properties decide the verdict. `only` empty: all of them. Else only
+// violations of the kinds named ("overlap", "semaphore", "token", "fence",
+// "stale-held"; "history", the records' own consistency, always counts);
+// the others are counted in Verdict::ignored.
+struct CheckOptions {
+  std::vector<std::string> only;
+};
+
 Verdict Check(const History &h);
+Verdict Check(const History &h, const CheckOptions &options);
 
 // A handover on an exclusive path (not a semaphore path): an earlier hold
 // whose tenure ended by a suspension or a loss (an end reason other than

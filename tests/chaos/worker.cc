@@ -8,6 +8,7 @@
 //                    [--recipes fair,reentrant,nonfair,rw,semaphore,election-fair,election-unfair,multi]
 //                    [--max-seconds S] [--max-acquisitions N]
 //                    [--tls-ca FILE [--tls-cert FILE --tls-key FILE]]
+//                    [--fence-sql CONNINFO]
 //
 // One zkl client; a loop that picks a recipe at random, acquires it (blocking,
 // async or try; campaign or start for elections), holds it for a random
@@ -20,7 +21,11 @@
 //     says 0 (SUSPENDED, LOST); it resumes when that says 1 again;
 //   - while it believes it holds an exclusive lock it writes its fencing
 //     token to a fenced register (DIR/<path>: the highest token seen, under
-//     flock; lower tokens are rejected) every few milliseconds.
+//     flock; lower tokens are rejected) every few milliseconds; with
+//     --fence-sql, to the row key=<path> of the PostgreSQL table `fenced`
+//     (value "<worker>/<hold>", fence=<token>) through the fenced upsert of
+//     docs/FENCING.md, whose accepted writes the same statement appends to
+//     `fenced_log` (its id, the database's own order, goes into the record).
 // The session id and password are published in the session file (for the
 // driver's expiry fault). SIGTERM/SIGINT stop it after the current hold.
 #include <fcntl.h>
@@ -43,6 +48,10 @@
 
 #include "history.h"
 
+#ifdef ZKL_CHAOS_LIBPQ
+#include <libpq-fe.h>
+#endif
+
 using zkl_chaos::MonotonicNs;
 using zkl_chaos::Recipe;
 
@@ -54,6 +63,7 @@ void OnSignal(int) { g_stop = 1; }
 struct Options {
   std::string id, servers, history, resource, session_file, prefix = "/chaos";
   std::string tls_ca, tls_cert, tls_key;  // TLS (mutual with cert + key) when tls_ca is set
+  std::string fence_sql;  // the fenced register is this PostgreSQL database when set
   uint64_t seed = 1;
   int session_timeout = 4000;
   int leases = 2;
@@ -155,6 +165,47 @@ bool FenceWrite(const std::string &path, uint64_t token, int64_t *t_ns) {
   flock(r.fd, LOCK_UN);
   return accepted;
 }
+
+// The fenced register in PostgreSQL (--fence-sql): the pattern of
+// docs/FENCING.md, plus the database's own record of what it accepted. One
+// statement (one transaction): the upsert takes the row lock, so the log ids
+// of one key follow the order in which the row accepted the writes.
+// Returns true when accepted (*order: the fenced_log id).
+#ifdef ZKL_CHAOS_LIBPQ
+PGconn *g_db = nullptr;
+
+const char *kSqlFencedWrite =
+    "WITH w AS ("
+    " INSERT INTO fenced AS f (key, value, fence) VALUES ($1, $2, $3)"
+    " ON CONFLICT (key) DO UPDATE SET value = excluded.value, fence = excluded.fence"
+    " WHERE f.fence <= excluded.fence"
+    " RETURNING key, value, fence)"
+    " INSERT INTO fenced_log (key, fence, value) SELECT key, fence, value FROM w RETURNING id";
+
+bool SqlFenceWrite(const std::string &path, uint64_t token, uint64_t hold, uint64_t *order) {
+  std::string value = g_opt.id + "/" + std::to_string(hold);
+  std::string tok = std::to_string(token);
+  const char *params[3] = {path.c_str(), value.c_str(), tok.c_str()};
+  PGresult *r = PQexecParams(g_db, kSqlFencedWrite, 3, nullptr, params, nullptr, nullptr, 0);
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    std::string err = PQerrorMessage(g_db);
+    PQclear(r);
+    Die("fenced SQL write: %s", err.c_str());
+  }
+  bool accepted = PQntuples(r) == 1;
+  *order = accepted ? std::strtoull(PQgetvalue(r, 0, 0), nullptr, 10) : 0;
+  PQclear(r);
+  return accepted;
+}
+
+void SqlConnect() {
+  g_db = PQconnectdb(g_opt.fence_sql.c_str());
+  if (PQstatus(g_db) != CONNECTION_OK) Die("postgres: %s", PQerrorMessage(g_db));
+}
+#else
+bool SqlFenceWrite(const std::string &, uint64_t, uint64_t, uint64_t *) { return false; }
+void SqlConnect() { Die("--fence-sql: built without libpq (apt-get install libpq-dev, reconfigure)"); }
+#endif
 
 // ---------------------------------------------------------------------------
 // Slots: one handle per recipe.
@@ -344,6 +395,7 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
   Slot &s = *op.slot;
   bool fenced = zkl_chaos::IsExclusive(s.recipe);
   bool open = true;
+  int64_t last_sql_write = 0;
   auto check = [&]() {
     // Every "yes" is recorded with the window in which the library computed
     // it: the checker proves none falls inside another holder's tenure.
@@ -362,12 +414,31 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
       Count("resumed");
       open = true;
     }
-    if (open && fenced && token != zkl_chaos::kUnknownToken) {
+    if (open && fenced && token != zkl_chaos::kUnknownToken && g_opt.fence_sql.empty()) {
       int64_t ft = 0;
       bool ok = FenceWrite(s.path, token, &ft);
       Record("fence %s %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), s.path.c_str(), token,
              ft, ok ? "accepted" : "rejected");
       if (!ok) Count("fence-rejected");
+    } else if (open && fenced && token != zkl_chaos::kUnknownToken) {
+      // A client can only time the sending of the statement (the write
+      // takes effect at some moment after it): the record carries that
+      // moment, and the database's order (the fenced_log id) for the check.
+      // At most one write per 10 ms of a hold (the first at once).
+      int64_t now = MonotonicNs();
+      if (last_sql_write == 0 || now - last_sql_write >= 10000000) {
+        last_sql_write = now;
+        uint64_t order = 0;
+        bool ok = SqlFenceWrite(s.path, token, hold, &order);
+        if (ok) {
+          Record("fence %s %s %" PRIu64 " %" PRId64 " accepted %" PRIu64, g_opt.id.c_str(),
+                 s.path.c_str(), token, now, order);
+        } else {
+          Record("fence %s %s %" PRIu64 " %" PRId64 " rejected", g_opt.id.c_str(), s.path.c_str(),
+                 token, now);
+          Count("fence-rejected");
+        }
+      }
     }
   };
   check();
@@ -552,6 +623,7 @@ void ParseArgs(int argc, char **argv) {
     else if (k == "--tls-ca") g_opt.tls_ca = v;
     else if (k == "--tls-cert") g_opt.tls_cert = v;
     else if (k == "--tls-key") g_opt.tls_key = v;
+    else if (k == "--fence-sql") g_opt.fence_sql = v;
     else if (k == "--max-acquisitions") g_opt.max_acquisitions = std::strtoull(v.c_str(), nullptr, 10);
     else if (k == "--long-hold-ms") {
       if (std::sscanf(v.c_str(), "%d:%d", &g_opt.long_hold_min, &g_opt.long_hold_max) != 2 ||
@@ -750,6 +822,7 @@ int main(int argc, char **argv) {
     co.tls_cert_file = g_opt.tls_cert.empty() ? nullptr : g_opt.tls_cert.c_str();
     co.tls_key_file = g_opt.tls_key.empty() ? nullptr : g_opt.tls_key.c_str();
   }
+  if (!g_opt.fence_sql.empty()) SqlConnect();
   int rc = zkl_client_new(&co, &g_client);
   if (rc != 0) Die("client: %s", zkl_strerror(rc));
   rc = zkl_client_wait_connected(g_client, 30000);
@@ -798,6 +871,9 @@ int main(int argc, char **argv) {
     if (s.election) zkl_election_destroy(s.election);
   }
   zkl_client_destroy(g_client);
+#ifdef ZKL_CHAOS_LIBPQ
+  if (g_db != nullptr) PQfinish(g_db);
+#endif
   close(g_hist);
   return 0;
 }
