@@ -139,6 +139,17 @@ void Attach(Client &client, const std::shared_ptr<T> &h) {
   client.AddListener(h);
 }
 
+// One operation for a zkl_ops list (zkl_ops_create and its siblings).
+int AddOp(zkl_ops *ops, zkl::ZkOp::Type type, const char *path, const void *data, size_t len,
+          int32_t mode, int32_t version) {
+  return Guard([&] {
+    if (!ops || !path) return ZKL_EINVAL;
+    if (int rc = CheckData(data, len)) return rc;
+    std::string bytes = data ? std::string(static_cast<const char *>(data), len) : std::string();
+    return zkl::AddOp(ops, zkl::ZkOp{type, path, std::move(bytes), mode, version});
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -1017,35 +1028,19 @@ int zkl_ops_new(zkl_ops **out) {
 void zkl_ops_free(zkl_ops *ops) { delete ops; }
 
 int zkl_ops_create(zkl_ops *ops, const char *path, const void *data, size_t len, int32_t flags) {
-  return Guard([&] {
-    if (!ops || !path) return ZKL_EINVAL;
-    if (int rc = CheckData(data, len)) return rc;
-    std::string bytes = data ? std::string(static_cast<const char *>(data), len) : std::string();
-    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kCreate, path, std::move(bytes), flags, -1});
-  });
+  return AddOp(ops, zkl::ZkOp::kCreate, path, data, len, flags, -1);
 }
 
 int zkl_ops_set(zkl_ops *ops, const char *path, const void *data, size_t len, int32_t version) {
-  return Guard([&] {
-    if (!ops || !path) return ZKL_EINVAL;
-    if (int rc = CheckData(data, len)) return rc;
-    std::string bytes = data ? std::string(static_cast<const char *>(data), len) : std::string();
-    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kSetData, path, std::move(bytes), 0, version});
-  });
+  return AddOp(ops, zkl::ZkOp::kSetData, path, data, len, 0, version);
 }
 
 int zkl_ops_delete(zkl_ops *ops, const char *path, int32_t version) {
-  return Guard([&] {
-    if (!ops || !path) return ZKL_EINVAL;
-    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kDelete, path, std::string(), 0, version});
-  });
+  return AddOp(ops, zkl::ZkOp::kDelete, path, nullptr, 0, 0, version);
 }
 
 int zkl_ops_check(zkl_ops *ops, const char *path, int32_t version) {
-  return Guard([&] {
-    if (!ops || !path) return ZKL_EINVAL;
-    return zkl::AddOp(ops, zkl::ZkOp{zkl::ZkOp::kCheck, path, std::string(), 0, version});
-  });
+  return AddOp(ops, zkl::ZkOp::kCheck, path, nullptr, 0, 0, version);
 }
 
 int zkl_ops_count(const zkl_ops *ops) { return ops ? static_cast<int>(ops->ops.size()) : ZKL_EINVAL; }
