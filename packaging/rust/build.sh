@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # packaging/rust/build.sh DIST: the crates zkl-sys-VERSION.crate and
-# zkl-VERSION.crate (what `cargo publish` would upload) into DIST.
+# zkl-VERSION.crate (what `cargo publish` would upload) into DIST, made by
+# `cargo publish --workspace --dry-run` (fails on any warning of it).
 #
 # zkl-sys carries libzkl's own sources (zkl-src/: src/, include/, the CMake
 # files and the ZooKeeper C client prepared by scripts/fetch-zookeeper
@@ -54,13 +55,27 @@ verify=()
 [ "${ZKL_RUST_VERIFY:-1}" = 0 ] && verify=(--no-verify)
 export CARGO_TARGET_DIR=$work/target
 unset PKG_CONFIG_PATH LD_LIBRARY_PATH
-(cd "$stage" && cargo package --workspace --locked --allow-dirty -j 2 "${verify[@]}") >"$work/package.log" 2>&1 ||
-  { cat "$work/package.log" >&2; echo "rust: cargo package failed" >&2; exit 1; }
+# What `cargo publish` would do, up to the upload: both crates packaged in
+# dependency order (zkl depends on the unpublished zkl-sys of the same
+# version: --workspace lets the verification build of zkl use the
+# zkl-sys .crate just made), each verified by a build of the unpacked .crate
+# with warnings as errors. Clean means no warning but the dry run's own.
+(cd "$stage" && RUSTFLAGS=-Dwarnings cargo publish --workspace --dry-run --locked --allow-dirty -j 2 "${verify[@]}") \
+  >"$work/package.log" 2>&1 ||
+  { cat "$work/package.log" >&2; echo "rust: cargo publish --workspace --dry-run failed" >&2; exit 1; }
+warnings=$(grep -E '^warning' "$work/package.log" | grep -v 'aborting upload due to dry run' || true)
+if [ -n "$warnings" ]; then
+  cat "$work/package.log" >&2
+  echo "rust: cargo publish --dry-run is not clean:" >&2; echo "$warnings" >&2; exit 1
+fi
+grep -E '^ *(Packaged|Verifying|Uploading)' "$work/package.log" | sed 's/^ */rust: cargo publish --dry-run: /' >&2
 
 rm -f "$dist"/zkl-sys-*.crate "$dist"/zkl-*.crate
 for crate in zkl-sys zkl; do
-  f=$CARGO_TARGET_DIR/package/$crate-$version.crate
-  [ -f "$f" ] || { echo "rust: cargo package made no $f" >&2; exit 1; }
+  # cargo publish leaves the .crate files in target/package/tmp-crate/
+  # (cargo package: target/package/).
+  f=$(find "$CARGO_TARGET_DIR/package" -maxdepth 2 -name "$crate-$version.crate" -print -quit)
+  [ -n "$f" ] || { echo "rust: cargo publish --dry-run made no $crate-$version.crate under $CARGO_TARGET_DIR/package" >&2; exit 1; }
   cp "$f" "$dist/"
   echo "$dist/$crate-$version.crate"
 done

@@ -2,9 +2,12 @@
 # packaging/rust/test.sh DIST: builds the .crate files of DIST in a fresh
 # cargo project, as a user of the published crates would (zkl = "=VERSION",
 # the two crates taken from DIST through [patch.crates-io], everything else
-# pinned by the lock file packaged in the zkl crate and taken from cargo's
-# cache, offline when it is there), with no libzkl, pkg-config path or build
-# tree in reach; then runs a lock + election program against a real
+# pinned by the lock file packaged in the zkl crate, vendored with `cargo
+# vendor`), built --offline with RUSTFLAGS=-Dwarnings (in a network
+# namespace of its own when unshare -n works), with no libzkl, pkg-config
+# path or build tree in reach; builds the docs as docs.rs would (DOCS_RS=1,
+# the crates' docs.rs metadata, offline); then runs a lock + election (and a
+# tokio lock) program against a real
 # ZooKeeper on 127.0.0.1 and checks that the binary carries libzkl itself:
 # no libzkl and no abseil among the shared objects it loads.
 #
@@ -50,7 +53,8 @@ edition = "2021"
 publish = false
 
 [dependencies]
-zkl = "=$version"
+zkl = { version = "=$version", features = ["tokio"] }
+tokio = { version = "1.53.3", default-features = false, features = ["rt"] }
 
 [patch.crates-io]
 zkl = { path = "../crates/zkl-$version" }
@@ -75,19 +79,33 @@ fn main() -> Result<(), zkl::Error> {
         println!("elected term {term}");
     }
     election.resign()?;
+    // The tokio API: the event fd registered with the runtime's reactor.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    rt.block_on(async {
+        let lock = client.lock("/pkgtest/async-lock")?;
+        let guard = lock.acquire().timeout(Duration::from_secs(10)).await?;
+        println!("async lock fencing token {}", guard.fencing_token());
+        Ok::<(), zkl::Error>(())
+    })?;
     Ok(())
 }
 RS
 
+# Every dependency vendored first (from cargo's cache, else crates.io; the
+# lock file pins them); then the build is offline: --offline, the vendored
+# sources only, and, where possible, in a network namespace of its own
+# (unshare -n) so that nothing of the bundled build (cmake, the ZooKeeper
+# client) can reach the network either. Warnings are errors (RUSTFLAGS).
+cargo vendor -q --versioned-dirs "$work/vendor" >"$work/vendor-config.toml" 2>"$work/vendor.log" ||
+  { cat "$work/vendor.log" >&2; bad "cargo vendor of the pinned dependencies"; finish; exit 1; }
+mkdir -p .cargo
+cp "$work/vendor-config.toml" .cargo/config.toml
+ok "cargo vendor: $(ls "$work/vendor" | wc -l) crates ($(ls "$work/vendor" | tr '\n' ' '))"
+nonet=()
+if unshare -n true 2>/dev/null; then nonet=(unshare -n); how="offline, vendored, no network (unshare -n)"; else how="offline, vendored"; fi
 start=$(date +%s)
-how=offline
-if ! cargo build --release --offline -q -j 2 >"$work/build.log" 2>&1; then
-  # Not all pinned dependencies are in cargo's cache: fetch them (the lock
-  # file pins them), then build offline.
-  how="after cargo fetch of the pinned dependencies"
-  cargo fetch -q >>"$work/build.log" 2>&1 && cargo build --release --offline -q -j 2 >>"$work/build.log" 2>&1 ||
-    { cat "$work/build.log" >&2; bad "fresh cargo project does not build"; finish; exit 1; }
-fi
+"${nonet[@]}" env RUSTFLAGS=-Dwarnings cargo build --release --offline --locked -q -j 2 >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log" >&2; bad "fresh cargo project does not build ($how)"; finish; exit 1; }
 ok "fresh cargo project builds zkl $version from the .crate files ($how)"
 echo "install time: $(( $(date +%s) - start ))s (cargo build --release, libzkl built from zkl-sys's sources)"
 bin=$work/app/target/release/zkl-pkgtest
@@ -100,6 +118,18 @@ if grep -qx "ZKL_ZOOKEEPER_SOURCE_DIR:PATH=$work/crates/zkl-sys-$version/zkl-src
 else
   bad "the bundled build did not take the ZooKeeper client from the crate ($cache)"
 fi
+# docs.rs: DOCS_RS set, no network, nothing native built, rustdoc warnings
+# are errors; the features are the app's (zkl with `tokio`: what zkl's
+# [package.metadata.docs.rs] asks for; the build script ignores the rest).
+if "${nonet[@]}" env DOCS_RS=1 RUSTDOCFLAGS=-Dwarnings CARGO_TARGET_DIR="$work/doc-target" \
+     cargo doc --no-deps --offline --locked -q -j 2 -p zkl-sys -p zkl >"$work/doc.log" 2>&1 &&
+   [ -f "$work/doc-target/doc/zkl_sys/index.html" ] && [ -f "$work/doc-target/doc/zkl/index.html" ] &&
+   ! ls -d "$work"/doc-target/debug/build/zkl-sys-*/out/build >/dev/null 2>&1; then
+  ok "docs.rs-like build of zkl-sys and zkl (DOCS_RS=1, offline, no native build, rustdoc -D warnings)"
+else
+  cat "$work/doc.log" >&2; bad "docs.rs-like build of zkl-sys and zkl"
+fi
+
 # Nothing of the build is needed at run time: the binary alone, elsewhere.
 mkdir -p "$work/run"
 cp "$bin" "$work/run/"
@@ -126,6 +156,7 @@ if out=$(cd / && LD_DEBUG=libs "$bin" "$servers" 2>"$work/ld.log"); then
   token=$(sed -n 's/^lock fencing token //p' <<<"$out")
   [ "${token:-0}" -gt 0 ] && ok "lock acquired, fencing token $token" || bad "no fencing token > 0"
   grep -q '^elected term [0-9]' <<<"$out" && ok "elected" || bad "not elected"
+  grep -q '^async lock fencing token [1-9]' <<<"$out" && ok "tokio: lock.acquire().await (AsyncFd::register_with_interest)" || bad "tokio: no async lock"
   grep -q "^zkl $version" <<<"$out" && ok "zkl_version() says $version" || bad "zkl::version() is not $version"
   if grep -E 'calling init: .*(libzkl|libabsl)' "$work/ld.log" >/dev/null; then
     bad "a shared libzkl or abseil was loaded: $(grep -E 'calling init: .*(libzkl|libabsl)' "$work/ld.log" | head -3)"

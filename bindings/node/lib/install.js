@@ -4,11 +4,19 @@
 // once here to prove that it fits (glibc, OpenSSL 3, Cyrus SASL present).
 // Otherwise, or with ZKL_NODE_BUILD_FROM_SOURCE=1 (or npm's
 // --build-from-source), the addon is built from src/ with CMake into
-// build/zkl.node against an installed libzkl found by pkg-config; this needs
-// CMake, a C++17 compiler and the running Node's headers
+// build/zkl.node, against libzkl:
+//   - an installed libzkl of this version, when pkg-config finds one
+//     (PKG_CONFIG_PATH for a non-system prefix);
+//   - else the libzkl sources the npm package carries (libzkl/: libzkl's
+//     src/, include/, CMake files and the patched ZooKeeper C client), built
+//     into build/libzkl/ (shared; the addon finds it by its RUNPATH).
+//     This needs abseil's development files (Debian: libabsl-dev),
+//     libssl-dev and, for SASL, libsasl2-dev.
+// Either way: CMake, a C++17 compiler and the running Node's headers
 // (<prefix>/include/node). Nothing is downloaded.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { prebuild, root, tuple } = require('./load');
 
@@ -38,17 +46,39 @@ function usePrebuild() {
   }
 }
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+function run(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+function installedLibzkl() {
+  const { version } = require('../package.json');
+  return spawnSync('pkg-config', ['--exists', `zkl >= ${version}`], { stdio: 'ignore' }).status === 0;
 }
 
 function buildFromSource() {
   const build = path.join(root, 'build');
   const ninja = spawnSync('ninja', ['--version'], { stdio: 'ignore' }).status === 0;
-  run('cmake', ['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', ...(ninja ? ['-G', 'Ninja'] : [])]);
-  run('cmake', ['--build', build]);
+  const gen = ninja ? ['-G', 'Ninja'] : [];
+  const cpus = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  const jobs = process.env.CMAKE_BUILD_PARALLEL_LEVEL ? [] : ['--parallel', String(cpus)];
+  const bundled = path.join(root, 'libzkl');
+  const env = { ...process.env };
+  if (!installedLibzkl() && fs.existsSync(path.join(bundled, 'CMakeLists.txt'))) {
+    console.error('zkl: no installed libzkl found by pkg-config; building the one this package carries (libzkl/)');
+    const prefix = path.join(build, 'libzkl');
+    run('cmake', ['-S', bundled, '-B', path.join(build, 'libzkl-build'), ...gen,
+                  '-DCMAKE_BUILD_TYPE=Release', `-DCMAKE_INSTALL_PREFIX=${prefix}`, '-DCMAKE_INSTALL_LIBDIR=lib',
+                  '-DZKL_BUILD_TESTS=OFF', '-DZKL_BUILD_BENCH=OFF', '-DZKL_WERROR=OFF',
+                  `-DZKL_ZOOKEEPER_SOURCE_DIR=${path.join(bundled, 'third_party', 'zookeeper', 'src')}`]);
+    run('cmake', ['--build', path.join(build, 'libzkl-build'), ...jobs]);
+    run('cmake', ['--install', path.join(build, 'libzkl-build')]);
+    const pc = path.join(prefix, 'lib', 'pkgconfig');
+    env.PKG_CONFIG_PATH = env.PKG_CONFIG_PATH ? `${pc}${path.delimiter}${env.PKG_CONFIG_PATH}` : pc;
+  }
+  run('cmake', ['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', ...gen], env);
+  run('cmake', ['--build', build, ...jobs], env);
 }
 
 if (fromSource || !usePrebuild()) {
@@ -56,8 +86,10 @@ if (fromSource || !usePrebuild()) {
     buildFromSource();
   } catch (err) {
     console.error(`zkl: building the addon from source failed: ${err.message}\n` +
-                  'zkl: it needs libzkl (pkg-config zkl; PKG_CONFIG_PATH for a non-system prefix), ' +
-                  "CMake, a C++17 compiler and the Node headers (Debian's nodejs: apt-get install libnode-dev).");
+                  'zkl: it needs CMake, a C++17 compiler, the Node headers (Debian\'s nodejs: apt-get install libnode-dev) ' +
+                  'and libzkl: an installed one (pkg-config zkl; PKG_CONFIG_PATH for a non-system prefix), or, to build ' +
+                  "the package's own libzkl/, abseil, OpenSSL and SASL development files (Debian: apt-get install " +
+                  'libabsl-dev libssl-dev libsasl2-dev).');
     process.exit(1);
   }
 }

@@ -14,12 +14,21 @@
 //   a non-system install) and gives this package's binaries (its tests) a
 //   run path to it, so that they run without LD_LIBRARY_PATH.
 //
+// - DOCS_RS set (docs.rs): neither; nothing is built, probed or linked.
+//
 // Either way dependents' build scripts learn where zkl.h is (DEP_ZKL_INCLUDE)
 // and, for `system`, where the library is (DEP_ZKL_LIBDIR).
 use std::env;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    // docs.rs: no network, no cmake build, no libabsl-dev, no libzkl to probe;
+    // the documentation needs none of it (the declarations are plain Rust).
+    println!("cargo:rerun-if-env-changed=DOCS_RS");
+    if env::var_os("DOCS_RS").is_some() {
+        docs_rs();
+        return;
+    }
     let system = env::var_os("CARGO_FEATURE_SYSTEM").is_some();
     let bundled = env::var_os("CARGO_FEATURE_BUNDLED").is_some();
     if system || !bundled {
@@ -27,6 +36,19 @@ fn main() {
     } else {
         #[cfg(feature = "bundled")]
         bundled_libzkl();
+    }
+}
+
+/// Under docs.rs: only what dependents' build scripts and the header-drift
+/// test name (DEP_ZKL_INCLUDE, ZKL_SYS_HEADER), from the crate's own copy.
+fn docs_rs() {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let packaged = manifest.join("zkl-src/include/zkl.h");
+    let checkout = manifest.join("../../../include/zkl.h");
+    if let Some(header) = [packaged, checkout].into_iter().find(|h| h.exists()) {
+        export_header(&header);
+    } else {
+        println!("cargo:rustc-env=ZKL_SYS_HEADER=zkl.h");
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::future::Future;
 use std::io;
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -22,16 +22,10 @@ use crate::{
     Result, SessionState, DEFAULT_OWNER,
 };
 
-/// libzkl's eventfd, borrowed (libzkl closes it).
-pub(crate) struct FdRef(RawFd);
-
-impl AsRawFd for FdRef {
-    fn as_raw_fd(&self) -> RawFd {
-        self.0
-    }
-}
-
-pub(crate) type EventFd = AsyncFd<FdRef>;
+/// Our own duplicate of libzkl's event fd (the same open file description):
+/// the `AsyncFd` owns it and closes it on drop, so it stays open for the
+/// whole registration whatever libzkl does with the original.
+pub(crate) type EventFd = AsyncFd<OwnedFd>;
 
 type Pump = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
 
@@ -44,7 +38,15 @@ impl ClientInner {
         }
         let raw = unsafe { sys::zkl_client_fd(self.raw) };
         crate::error::check(raw)?;
-        let fd = Arc::new(AsyncFd::with_interest(FdRef(raw), Interest::READABLE)?);
+        // SAFETY: `raw` is libzkl's event fd, open for as long as the client
+        // (closed only by zkl_client_destroy, after this borrow ends).
+        let owned = unsafe { BorrowedFd::borrow_raw(raw) }.try_clone_to_owned()?;
+        // SAFETY: an OwnedFd is a valid open fd that nobody else closes, and
+        // its as_raw_fd() is the same number until it is dropped, which only
+        // the AsyncFd does (I/O safety, as tokio's register requires).
+        let fd = unsafe { AsyncFd::register_with_interest(owned, Interest::READABLE) }
+            .map_err(|e| e.into_parts().1)?;
+        let fd = Arc::new(fd);
         *slot = Some(fd.clone());
         Ok(fd)
     }
