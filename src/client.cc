@@ -233,6 +233,13 @@ void Client::PrepareIo(IoPlan *plan) {
     // An unusable session has nothing to wait for (its renewal is due).
     if (rc != ZkRc::kInvalidState) {
       plan->deadline = std::min(plan->deadline, MonoNow() + absl::Milliseconds(in.timeout_ms));
+    } else if (!renew_session_ && state_ != ZKL_SESSION_AUTH_FAILED) {
+      // Unusable (expired) without its session event having reached us: a
+      // loop that waited for that event would wait forever. Give it up now.
+      Log(ZKL_LOG_WARN, "zkl", "the session is unusable (expired) without having said so: giving it up");
+      ++expirations_;
+      SessionLost(ZKL_ESESSION);
+      plan->deadline = absl::InfinitePast();  // the renewal is due at once
     }
     // The interest call may have run callbacks that made work due now.
     plan->deadline = std::min(plan->deadline, NextDeadline());
@@ -629,8 +636,8 @@ void Client::SessionLost(int error) {
   lost_deadline_ = absl::InfiniteFuture();
   connecting_since_ = MonoNow();
   bound_lapsed_ = false;
+  renew_session_ = true;  // first: nothing the listeners send may go to the old session
   for (auto &l : LiveListeners()) l->OnSessionLost(error);
-  renew_session_ = true;
 }
 
 void Client::OnZkReply(void *request, const ZkReply &zr) {
@@ -764,7 +771,9 @@ Request *Client::NewRequest(Listener *l, int op, const std::string &path) {
 
 template <typename Fn>
 ZkRc Client::Submit(Request *req, Fn submit) {
-  ZkRc rc = session_ ? submit(req) : ZkRc::kConnectionLoss;
+  // A session given up (renewal pending) takes no request: its answer would
+  // be dropped with it, and the request's sender would wait for it forever.
+  ZkRc rc = session_ && !renew_session_ ? submit(req) : ZkRc::kConnectionLoss;
   if (rc != ZkRc::kOk) {
     outstanding_.erase(req);
     delete req;

@@ -413,6 +413,15 @@ void Contender::ResyncWhenConnected() {
 }
 
 void Contender::OnReply(const Reply &r) {
+  if (r.rc == ZkRc::kSessionMoved) {
+    // The session lives on another server now; the request's effect is as
+    // unknown as after a connection loss (no OnSessionLost follows: waiting
+    // for one would hang the acquire). Look again.
+    Reply moved = r;
+    moved.rc = ZkRc::kConnectionLoss;
+    OnReply(moved);
+    return;
+  }
   if (IsSessionGone(r.rc)) return;  // OnSessionLost resets everything
   if (r.rc == ZkRc::kOther && want_hold_ && !held_) {
     // An answer the steps below do not expect (a throttled request...):
