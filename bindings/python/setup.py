@@ -5,13 +5,13 @@ zkl._capi links against libzkl.
 libzkl is found, in this order, via
   ZKL_PREFIX      an install prefix (PREFIX/include/zkl.h, PREFIX/lib/libzkl.so)
   zkl-src/        the sdist's own copy of libzkl's sources (with the ZooKeeper
-                  C client prepared, linked into libzkl): built with cmake into
-                  a shared libzkl.so.1 that is installed inside the package
-                  next to the extension (RUNPATH $ORIGIN), so no system libzkl
-                  is needed. It uses the system's shared abseil (Debian's
-                  static abseil archives are not position-independent, so it
-                  cannot be linked into an extension). Needs cmake, a C/C++
-                  compiler, libabsl-dev, libssl-dev, libsasl2-dev.
+                  C client prepared and abseil's sources, both linked into
+                  libzkl): built with cmake into a shared libzkl.so.1 that is
+                  installed inside the package next to the extension (RUNPATH
+                  $ORIGIN), so no system libzkl or abseil is needed. Needs
+                  cmake (>= 3.20), a C/C++ compiler and the OpenSSL headers
+                  (libssl-dev); with the Cyrus SASL headers (libsasl2-dev)
+                  it also gets SASL (ZKL_WITH_SASL=ON/OFF: required/never).
                   ZKL_PKG_CONFIG=1 skips it in favour of pkg-config.
   pkg-config zkl  (PKG_CONFIG_PATH as usual)
 With a shared libzkl, its directory is recorded as the extension's rpath, so
@@ -19,8 +19,13 @@ the installed module finds libzkl without LD_LIBRARY_PATH (ZKL_NO_RPATH=1: no
 rpath; ZKL_RPATH=...: exactly that run path instead, set with patchelf, e.g.
 '$ORIGIN' for the wheel that carries libzkl next to the extension, see
 packaging/python/build.sh).
-SWIG is `swig` on PATH, or the SWIG environment variable.
+ZKL_WERROR=1 compiles the extension with -Werror.
+SWIG is `swig` on PATH, or the SWIG environment variable. The sdist carries
+SWIG's output (swig/capi_wrap.c, swig/capi.py, made by
+packaging/python/build.sh), used while swig/SOURCES.sha256 matches capi.i and
+zkl.h, so installing it needs no swig.
 """
+import hashlib
 import os
 import re
 import shlex
@@ -35,6 +40,27 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTERFACE = os.path.join("src", "zkl", "capi.i")
 BUNDLED_SRC = os.path.join(HERE, "zkl-src")
+PREGENERATED = os.path.join(HERE, "swig")
+
+
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _pregenerated_swig(header):
+    """True when swig/ holds SWIG's output for exactly this capi.i and zkl.h."""
+    sums = os.path.join(PREGENERATED, "SOURCES.sha256")
+    if not header or not all(os.path.exists(os.path.join(PREGENERATED, f))
+                             for f in ("SOURCES.sha256", "capi_wrap.c", "capi.py")):
+        return False
+    want = {}
+    with open(sums, encoding="utf-8") as f:
+        for line in f:
+            digest, _, name = line.strip().partition("  ")
+            want[os.path.basename(name)] = digest
+    return (want.get("capi.i") == _sha256(os.path.join(HERE, INTERFACE))
+            and want.get("zkl.h") == _sha256(header))
 
 
 def _pkg_config(*args):
@@ -115,6 +141,11 @@ class BuildExt(build_ext):
                "-DZKL_BUILD_STATIC=OFF", "-DZKL_BUILD_TESTS=OFF", "-DZKL_BUILD_BENCH=OFF",
                "-DZKL_WERROR=OFF",
                "-DZKL_ZOOKEEPER_SOURCE_DIR=" + os.path.join(BUNDLED_SRC, "third_party", "zookeeper", "src")]
+        absl = os.path.join(BUNDLED_SRC, "third_party", "abseil")
+        if os.path.exists(os.path.join(absl, "CMakeLists.txt")):
+            cmd.append("-DZKL_ABSEIL_SOURCE_DIR=" + absl)  # linked into libzkl: no libabsl-dev needed
+        if os.environ.get("ZKL_WITH_SASL"):
+            cmd.append("-DZKL_WITH_SASL=" + os.environ["ZKL_WITH_SASL"])
         if shutil.which("ninja"):
             cmd += ["-G", "Ninja"]
         self.announce(" ".join(cmd), level=2)
@@ -144,24 +175,31 @@ class BuildExt(build_ext):
     def build_extension(self, ext):
         if ext.name == "zkl._capi":
             self._configure(ext)
+            if _env_bool("ZKL_WERROR"):  # packaging/python/build.sh: warnings are errors
+                ext.extra_compile_args = [*ext.extra_compile_args, "-Werror"]
             header = next((os.path.join(d, "zkl.h") for d in ext.include_dirs
                            if os.path.exists(os.path.join(d, "zkl.h"))), None)
             want = self.distribution.get_version()
             if header and _header_version(header) != want:
                 sys.exit(f"setup.py: {header} is zkl {_header_version(header)}, "
                          f"this package is {want}: the versions must agree")
-            swig = os.environ.get("SWIG") or shutil.which("swig") or shutil.which("swig4.0")
-            if not swig:
-                sys.exit("setup.py: swig not found (apt-get install swig)")
             outdir = os.path.dirname(self.get_ext_fullpath(ext.name))
             os.makedirs(outdir, exist_ok=True)
             os.makedirs(self.build_temp, exist_ok=True)
             wrapper = os.path.join(self.build_temp, "capi_wrap.c")
-            cmd = [swig, "-python", "-threads", "-Wall"]
-            cmd += [f"-I{d}" for d in ext.include_dirs]
-            cmd += ["-outdir", outdir, "-o", wrapper, os.path.join(HERE, INTERFACE)]
-            self.announce(" ".join(cmd), level=2)
-            subprocess.run(cmd, check=True)
+            if _pregenerated_swig(header):
+                self.announce("using the SWIG output in swig/ (made for this capi.i and zkl.h)", level=2)
+                shutil.copyfile(os.path.join(PREGENERATED, "capi_wrap.c"), wrapper)
+                shutil.copyfile(os.path.join(PREGENERATED, "capi.py"), os.path.join(outdir, "capi.py"))
+            else:
+                swig = os.environ.get("SWIG") or shutil.which("swig") or shutil.which("swig4.0")
+                if not swig:
+                    sys.exit("setup.py: swig not found (apt-get install swig)")
+                cmd = [swig, "-python", "-threads", "-Wall"]
+                cmd += [f"-I{d}" for d in ext.include_dirs]
+                cmd += ["-outdir", outdir, "-o", wrapper, os.path.join(HERE, INTERFACE)]
+                self.announce(" ".join(cmd), level=2)
+                subprocess.run(cmd, check=True)
             ext.sources = [wrapper]
         super().build_extension(ext)
         if ext.name == "zkl._capi" and _use_bundled_sources():

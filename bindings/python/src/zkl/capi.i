@@ -105,7 +105,7 @@ ZKL_HANDLE_OUT(zkl_ops)
 
 /* zkl_event_ops(ev, &ops): the event's borrowed results (None for events
  * other than WRITTEN), valid as long as the event. */
-%typemap(in, numinputs=0) const zkl_ops **out (const zkl_ops *ops_out = NULL) { $1 = &ops_out; }
+%typemap(in, numinputs=0) const zkl_ops **out (const zkl_ops *ops_out = NULL) { $1 = ($1_ltype)&ops_out; }
 %typemap(argout) const zkl_ops **out {
   PyObject *o;
   if (ops_out$argnum) {
