@@ -14,7 +14,7 @@
 //   zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]
 //             [--max-duration S] [--workers N] [--session-timeout MS]
 //             [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]
-//             [--fence-sql CONNINFO] [--lying] [--only KIND[,KIND...]]
+//             [--fence-sql CONNINFO|netns] [--lying] [--only KIND[,KIND...]]
 //
 // --fence-sql CONNINFO: the fenced register is a PostgreSQL database (libpq
 // connection string; scripts/pg-server starts one): the driver creates the
@@ -32,6 +32,15 @@
 // the run fails unless the lie mattered (overlaps or stale yeses found) and
 // the fence refused writes. --only: judge only these kinds of violation
 // (zkl_chaos::CheckOptions).
+// --fence-sql netns (with --netns only; scripts/chaos --netns --fence-sql
+// passes it): the driver starts a throw-away PostgreSQL itself, inside the
+// namespaced network: in client namespace c1 (the driver's own, which no
+// fault ever cuts), on c1's address (10.77.0.101), trusting 10.77.0.0/24
+// (scripts/pg-server with PG_LISTEN/PG_ALLOW, through `zk-netns exec NAME
+// c1`), and stops it by pid at the end. The workers reach it from their
+// client namespaces over the bridge (a worker whose namespace is unplugged
+// loses the database too); the schema, and the end-of-run reading of
+// fenced_log, are done from c1. Nothing in the root namespace talks to it.
 //
 // --tls: the same round over TLS. Certificates from scripts/test-certs (in
 // the run dir), every member with a secureClientPort that requires a client
@@ -180,6 +189,7 @@ struct Worker {
 
 std::vector<Worker> g_workers;
 std::string g_dir;
+std::string g_pg_dir;  // --fence-sql netns: the throw-away PostgreSQL's pg-server dir
 
 // netns_fd >= 0: the child enters that network namespace before the exec.
 pid_t Spawn(const std::vector<std::string> &args, const std::string &log, int netns_fd = -1) {
@@ -982,12 +992,61 @@ void DbCreateSchema() {
 DbVerdict DbCheck(const zkl_chaos::History &) { return {}; }
 #endif
 
+// --fence-sql netns: a throw-away PostgreSQL inside the namespaced network.
+
+// scripts/pg-server beside scripts/zk-server (or $ZKL_PG_SERVER_SCRIPT).
+std::string PgServerScript() {
+  if (const char *s = std::getenv("ZKL_PG_SERVER_SCRIPT"); s != nullptr && *s != '\0') return s;
+  std::string script = zkl_test::ZkServerScript();
+  return script.substr(0, script.find_last_of('/') + 1) + "pg-server";
+}
+
+// Starts it in client namespace c1 on c1's address; returns its conninfo
+// (with a connect timeout). Throws on failure.
+std::string StartNetnsPostgres() {
+  zkl_test::CommandResult a = zkl_test::RunCommand({zkl_test::ZkNetnsScript(), "addr", g_netns->name(), "c1"});
+  std::string addr = a.output;
+  while (!addr.empty() && (addr.back() == '\n' || addr.back() == ' ')) addr.pop_back();
+  if (a.exit_code != 0 || addr.empty() || addr.find('.') == std::string::npos) {
+    throw std::runtime_error("zk-netns addr " + g_netns->name() + " c1: " + a.output);
+  }
+  std::string subnet = addr.substr(0, addr.rfind('.')) + ".0/24";
+  g_pg_dir = g_dir + "/pg";
+  // The server and its owner watcher live in c1; pg-server refuses a
+  // namespace address outside a named namespace.
+  zkl_test::CommandResult r = zkl_test::RunCommand(
+      {zkl_test::ZkNetnsScript(), "exec", g_netns->name(), "c1", PgServerScript(), "start", g_pg_dir},
+      {"PG_LISTEN=" + addr, "PG_ALLOW=" + subnet, "PG_OWNER_PID=" + std::to_string(getpid())});
+  std::string conninfo;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("host=", 0) == 0) conninfo = line;
+  }
+  if (r.exit_code != 0 || conninfo.empty()) {
+    throw std::runtime_error("PostgreSQL did not start in " + g_netns->netns_name("c1") +
+                             " (pg-server, exit " + std::to_string(r.exit_code) + "): " + r.output);
+  }
+  return conninfo + " connect_timeout=10";
+}
+
+// Stops it by its recorded pid (bounded: pg-server stop); idempotent.
+void StopNetnsPostgres() {
+  if (g_pg_dir.empty()) return;
+  zkl_test::CommandResult r = zkl_test::RunCommand({PgServerScript(), "stop", g_pg_dir});
+  if (r.exit_code != 0) {
+    g_failures.push_back("stopping PostgreSQL (pg-server stop " + g_pg_dir + "): " + r.output);
+  } else {
+    Log("PostgreSQL stopped");
+  }
+  g_pg_dir.clear();
+}
+
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
                "usage: zkl-chaos [--ci] [--seed N] [--duration S] [--acquisitions N]\n"
                "                 [--max-duration S] [--workers N] [--session-timeout MS]\n"
                "                 [--worker-bin PATH] [--tls | --netns] [--servers N] [--keep]\n"
-               "                 [--fence-sql CONNINFO] [--lying] [--only KIND[,KIND...]]\n");
+               "                 [--fence-sql CONNINFO|netns] [--lying] [--only KIND[,KIND...]]\n");
   std::exit(2);
 }
 
@@ -1060,10 +1119,17 @@ void ParseArgs(int argc, char **argv) {
     std::fprintf(stderr, "zkl-chaos: --tls and --netns do not combine (yet)\n");
     std::exit(2);
   }
-  // The workers of --netns live in client namespaces: a PostgreSQL on the
-  // root namespace's loopback is out of their reach.
-  if (!g_opt.fence_sql.empty() && g_opt.netns) {
-    std::fprintf(stderr, "zkl-chaos: --fence-sql and --netns do not combine (yet)\n");
+  // The workers of --netns live in client namespaces: a database on the
+  // root namespace's loopback is out of their reach (and nothing may connect
+  // from there to the namespaces), so the driver starts one inside them.
+  if (g_opt.netns && !g_opt.fence_sql.empty() && g_opt.fence_sql != "netns") {
+    std::fprintf(stderr,
+                 "zkl-chaos: with --netns the database runs inside the namespaces: "
+                 "--fence-sql netns (scripts/chaos --netns --fence-sql)\n");
+    std::exit(2);
+  }
+  if (!g_opt.netns && g_opt.fence_sql == "netns") {
+    std::fprintf(stderr, "zkl-chaos: --fence-sql netns needs --netns\n");
     std::exit(2);
   }
   if (g_opt.max_duration_s == 0) g_opt.max_duration_s = std::max(3 * g_opt.duration_s, 900);
@@ -1100,7 +1166,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   std::string replay = g_opt.tls ? " --tls" : g_opt.netns ? " --netns" : "";
   if (g_opt.servers != 3) replay += " --servers " + std::to_string(g_opt.servers);
-  if (!g_opt.fence_sql.empty()) replay += " --fence-sql CONNINFO";
+  if (!g_opt.fence_sql.empty()) replay += g_opt.netns ? " --fence-sql netns" : " --fence-sql CONNINFO";
   if (g_opt.lying) replay += " --lying";
   std::printf("chaos: seed %" PRIu64 " (replay with --seed %" PRIu64 "%s), %d workers%s, %d servers%s, "
               "session timeout %d ms, target >= %" PRIu64 " acquisitions and >= %d s (at most %d s)\n",
@@ -1124,7 +1190,7 @@ int main(int argc, char **argv) {
   try {
     zkl_test::QuietZkClientLogs();
     std::vector<std::string> server_env;
-    if (!g_opt.fence_sql.empty()) {
+    if (!g_opt.fence_sql.empty() && !g_opt.netns) {
       DbCreateSchema();
       Log("fenced register: PostgreSQL (%s), tables fenced and fenced_log%s", g_opt.fence_sql.c_str(),
           g_opt.lying ? "; workers' is_held LIES (ZKL_TEST_LYING_IS_HELD=1)" : "");
@@ -1167,6 +1233,16 @@ int main(int argc, char **argv) {
       }
       Log("ensemble up in network namespaces %s-*: %s (leader s%d; tickTime 2000, syncLimit 5)",
           g_netns->name().c_str(), g_netns->connect().c_str(), g_netns->LeaderIndex());
+      if (!g_opt.fence_sql.empty()) {
+        // In c1, which no fault cuts: the workers reach it over the bridge;
+        // this thread (in c1) makes the schema and reads the log at the end.
+        g_opt.fence_sql = StartNetnsPostgres();
+        DbCreateSchema();
+        Log("fenced register: PostgreSQL in namespace %s (%s; the driver's own, never cut), "
+            "tables fenced and fenced_log%s",
+            g_netns->netns_name("c1").c_str(), g_opt.fence_sql.c_str(),
+            g_opt.lying ? "; workers' is_held LIES (ZKL_TEST_LYING_IS_HELD=1)" : "");
+      }
     } else {
       g_ensemble = ZkEnsemble::Start(g_opt.servers, server_env);
       if (g_opt.tls && g_ensemble->secure_connect().empty()) {
@@ -1360,13 +1436,16 @@ int main(int argc, char **argv) {
   check_options.only = g_opt.only;
   verdict = zkl_chaos::Check(history, check_options);
   DbVerdict db;
-  if (!g_opt.fence_sql.empty()) {
+  // With --netns: from inside client namespace c1 (this thread), where the
+  // database runs; not if the thread never got there.
+  if (!g_opt.fence_sql.empty() && g_opt.fence_sql != "netns" && (!g_opt.netns || in_client_netns)) {
     try {
       db = DbCheck(history);
     } catch (const std::exception &e) {
       g_failures.push_back(std::string("database check: ") + e.what());
     }
   }
+  StopNetnsPostgres();
 
   std::printf("\n==== chaos report%s (seed %" PRIu64 ", %.0f s, %d workers, %d-node ensemble%s, "
               "session timeout %d ms) ====\n",
@@ -1492,6 +1571,9 @@ int main(int argc, char **argv) {
                 "; rows not their key's last write: %" PRIu64 "\n",
                 db.logged, db.keys, db.stale, db.reported, db.unknown, verdict.fence_rejected,
                 db.unreported, db.rows_wrong);
+    if (g_opt.netns) {
+      std::printf("  (PostgreSQL in client namespace c1, read from there; workers over the bridge)\n");
+    }
     for (const std::string &p : db.problems) std::printf("  database: %s\n", p.c_str());
     if (db.stale > 0) {
       g_failures.push_back("the database accepted " + std::to_string(db.stale) +
