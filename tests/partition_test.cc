@@ -101,9 +101,17 @@ class Partition : public ::testing::Test {
                          const std::function<bool()> &grant, const std::vector<int> &minority = {}) {
     // A steady state first: the lease rests on sync round trips, not on the
     // handshake (which proves itself until 3/4 of a timeout after it).
-    EXPECT_TRUE(Eventually([&] { return StatCounter(a, "quorum_proofs") >= 3; }, 15000))
-        << what << ": no quorum proofs";
-    EXPECT_EQ(held(), 1) << what << ": A does not hold before the cut";
+    // (Bounded generously: right after the previous case healed its cut, the
+    // ensemble may still be settling under a loaded CI machine.)
+    bool steady = Eventually([&] { return StatCounter(a, "quorum_proofs") >= 3 && held() == 1; }, 45000);
+    if (!steady) {
+      // Nothing to measure without a steady hold: say why, and stop here
+      // (before the poller thread exists).
+      ADD_FAILURE() << what << ": A holds no steady lease before the cut: quorum_proofs "
+                    << StatCounter(a, "quorum_proofs") << ", is_held " << held() << ", state "
+                    << StatString(a, "state") << ", server " << StatString(a, "server");
+      return -1;
+    }
     std::atomic<bool> stop{false};
     std::atomic<int64_t> last_yes{0}, first_no{0};
     std::thread poller([&] {
