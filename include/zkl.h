@@ -640,7 +640,8 @@ ZKL_API int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms);
 
 /* Acquire without waiting: ZKL_EAGAIN if another holder is in the way (one
  * round trip; the node is removed again), ZKL_ECONNECTION when not
- * connected (a try never waits for a reconnect). */
+ * connected (a try never waits for a reconnect), or when no answer came
+ * within a session timeout. */
 ZKL_API int zkl_lock_try_acquire(zkl_lock *l, uint64_t owner);
 
 /*
@@ -659,7 +660,10 @@ ZKL_API int zkl_lock_cancel(zkl_lock *l);
  * Releases one hold by `owner`. The last hold deletes the node and returns
  * after the server confirmed it (one round trip). ZKL_ENOTHELD if not held
  * (also a second release), ZKL_ENOTOWNER for another owner; ZKL_ELOST once
- * (for the owner) after a loss that was not yet acknowledged by a release.
+ * (for the owner) after a loss that was not yet acknowledged by a release;
+ * ZKL_ETIMEDOUT when no answer came within a session timeout: released all
+ * the same (the node is deleted in the background, or goes with its
+ * session).
  */
 ZKL_API int zkl_lock_release(zkl_lock *l, uint64_t owner);
 

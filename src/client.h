@@ -137,6 +137,14 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // Why the state is AUTH_FAILED: ZKL_EAUTH, or the verification error
   // (ZKL_ECERT, ...) every server of the list answered with.
   int auth_failure() const ABSL_SHARED_LOCKS_REQUIRED(mu_) { return last_error_ ? last_error_ : ZKL_EAUTH; }
+  // The longest a request's answer can take while the session lives: a
+  // session timeout (the connection is given up after 2/3 of it, which
+  // answers every request in flight) and a margin. A wait for one answer
+  // that outlives it lost its answer to a bug: it ends instead of hanging.
+  absl::Duration AnswerBound() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+    int ms = negotiated_timeout_ms_ > 0 ? negotiated_timeout_ms_ : connect_.session_timeout_ms;
+    return absl::Milliseconds(ms) + absl::Seconds(2);
+  }
   // Waits until something changed (a result arrived) or `deadline` passes;
   // true when it has passed. In host mode the waiting thread drives the I/O.
   bool Await(absl::Time deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -59,7 +59,15 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   uint64_t seq = 0;
   int rc = AcquireLocked(owner, timeout_ms, mode, &seq);
   if (rc != ZKL_OK || seq == 0 || mode == Mode::kAsync) return rc;
-  while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
+  // A try is a round trip or two: bounded even should an answer be lost.
+  absl::Time bound = mode == Mode::kTry ? MonoNow() + client_->AnswerBound() : absl::InfiniteFuture();
+  while (done_seq_ < seq) {
+    if (client_->Await(bound) && done_seq_ < seq) {
+      client_->Log(ZKL_LOG_WARN, "zkl", "a try-acquire of " + path_ + " got no answer within a session timeout: "
+                                        "it fails with ZKL_ECONNECTION");
+      Fail(ZKL_ECONNECTION);
+    }
+  }
   return done_rc_;
 }
 
@@ -169,8 +177,18 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
-    // the delete (it is retried after reconnecting) and ends the wait.
-    while (Deleting(name) && !client_->closed()) client_->Await(absl::InfiniteFuture());
+    // the delete (it is retried after reconnecting). Past a session timeout
+    // without an answer the wait ends: the hold is released all the same,
+    // and the delete goes on in the background (or the node with its
+    // session).
+    absl::Time bound = MonoNow() + client_->AnswerBound();
+    while (Deleting(name) && !client_->closed()) {
+      if (client_->Await(bound) && Deleting(name)) {
+        client_->Log(ZKL_LOG_WARN, "zkl", "the release of " + path_ + " got no answer within a session timeout: "
+                                          "its node is deleted in the background");
+        return ZKL_ETIMEDOUT;
+      }
+    }
   }
   return ZKL_OK;
 }

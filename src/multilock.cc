@@ -141,7 +141,11 @@ int Multilock::Release(uint64_t owner, bool wait) {
   // All deletes go out at once; a blocking release waits for all of them.
   ReleaseTaken(/*report=*/!wait);
   if (wait) {
-    while (releasing_ > 0 && !client_->closed()) client_->Await(absl::InfiniteFuture());
+    // Bounded as a lock's release (Contender::ReleaseLocked).
+    absl::Time bound = MonoNow() + client_->AnswerBound();
+    while (releasing_ > 0 && !client_->closed()) {
+      if (client_->Await(bound) && releasing_ > 0) return ZKL_ETIMEDOUT;
+    }
   }
   return ZKL_OK;
 }
