@@ -229,6 +229,10 @@ void ReapWorkers() {
 }
 
 // Counts new "acquire" records in the workers' history files.
+// Writes the fence refused so far (the workers' `fence ... rejected`
+// records), counted as the histories are read.
+uint64_t g_fence_rejected_live = 0;
+
 uint64_t CountAcquisitions() {
   uint64_t total = 0;
   for (Worker &w : g_workers) {
@@ -240,6 +244,9 @@ uint64_t CountAcquisitions() {
         if (in.eof()) break;  // a partial last line: read it next time
         w.read_offset += static_cast<std::streamoff>(line.size()) + 1;
         if (line.compare(0, 8, "acquire ") == 0) ++w.acquisitions;
+        if (line.compare(0, 6, "fence ") == 0 && line.find(" rejected") != std::string::npos) {
+          ++g_fence_rejected_live;
+        }
         if (line.compare(0, 8, "acquire ") == 0 || line.compare(0, 7, "resume ") == 0) {
           w.holding = true;
         } else if (line.compare(0, 4, "end ") == 0) {
@@ -1313,7 +1320,10 @@ int main(int argc, char **argv) {
       double t = Elapsed();
       while (next < plan.size() && !Applicable(plan[next])) ++next;  // found n/a meanwhile
       bool all_kinds = next >= plan.size();
-      if (acq >= g_opt.acquisitions && all_kinds && t >= g_opt.duration_s) break;
+      // A lying run proves something only once the fence has refused a
+      // write: it goes on (within --max-duration) until it has.
+      bool proven = !g_opt.lying || g_fence_rejected_live > 0;
+      if (acq >= g_opt.acquisitions && all_kinds && t >= g_opt.duration_s && proven) break;
       if (t > g_opt.max_duration_s) {
         g_failures.push_back("did not reach the targets within --max-duration (" +
                              std::to_string(acq) + " acquisitions" +
@@ -1332,6 +1342,10 @@ int main(int argc, char **argv) {
       Fault f;
       if (next < plan.size()) {
         f = plan[next++];
+      } else if (g_opt.lying && g_fence_rejected_live == 0 && Applicable(kClientFreeze)) {
+        // No stale writer yet: freeze holders (half of the freezes outlast
+        // the session) until one wakes to write after its successor.
+        f = kClientFreeze;
       } else {
         int total_weight = 0;
         for (int k = 0; k < kFaultKinds; ++k) total_weight += Weight(k);
