@@ -150,6 +150,15 @@ int AddOp(zkl_ops *ops, zkl::ZkOp::Type type, const char *path, const void *data
   });
 }
 
+// The six zkl_*_write calls. An async write only reads the list (it sends
+// a copy); a blocking one writes its results into it.
+template <typename H>
+int WriteOps(const std::shared_ptr<H> &h, uint64_t owner, const zkl_ops *ops, bool async) {
+  if (!h) return ZKL_EBADHANDLE;
+  if (!ops) return ZKL_EINVAL;
+  return h->Write(owner, const_cast<zkl_ops *>(ops), async);
+}
+
 }  // namespace
 
 extern "C" {
@@ -1069,52 +1078,27 @@ int zkl_ops_version(const zkl_ops *ops, size_t i, int32_t *out) {
 }
 
 int zkl_lock_write(zkl_lock *l, uint64_t owner, zkl_ops *ops) {
-  return Guard([&] {
-    auto lock = GetLock(l);
-    if (!lock) return ZKL_EBADHANDLE;
-    return ops ? lock->Write(owner, ops, false) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetLock(l), owner, ops, false); });
 }
 
 int zkl_lock_write_async(zkl_lock *l, uint64_t owner, const zkl_ops *ops) {
-  return Guard([&] {
-    auto lock = GetLock(l);
-    if (!lock) return ZKL_EBADHANDLE;
-    // Async reads the list only (it sends a copy).
-    return ops ? lock->Write(owner, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetLock(l), owner, ops, true); });
 }
 
 int zkl_multilock_write(zkl_multilock *m, uint64_t owner, zkl_ops *ops) {
-  return Guard([&] {
-    auto ml = GetMultilock(m);
-    if (!ml) return ZKL_EBADHANDLE;
-    return ops ? ml->Write(owner, ops, false) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetMultilock(m), owner, ops, false); });
 }
 
 int zkl_multilock_write_async(zkl_multilock *m, uint64_t owner, const zkl_ops *ops) {
-  return Guard([&] {
-    auto ml = GetMultilock(m);
-    if (!ml) return ZKL_EBADHANDLE;
-    return ops ? ml->Write(owner, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetMultilock(m), owner, ops, true); });
 }
 
 int zkl_election_write(zkl_election *e, zkl_ops *ops) {
-  return Guard([&] {
-    auto el = GetElection(e);
-    if (!el) return ZKL_EBADHANDLE;
-    return ops ? el->Write(0, ops, false) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetElection(e), 0, ops, false); });
 }
 
 int zkl_election_write_async(zkl_election *e, const zkl_ops *ops) {
-  return Guard([&] {
-    auto el = GetElection(e);
-    if (!el) return ZKL_EBADHANDLE;
-    return ops ? el->Write(0, const_cast<zkl_ops *>(ops), true) : ZKL_EINVAL;
-  });
+  return Guard([&] { return WriteOps(GetElection(e), 0, ops, true); });
 }
 
 int zkl_election_proclaim(zkl_election *e, const void *data, size_t len) {

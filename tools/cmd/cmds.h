@@ -2,6 +2,10 @@
 #ifndef ZKL_TOOLS_CMDS_H
 #define ZKL_TOOLS_CMDS_H
 
+#include <stdint.h>
+
+#include <zkl.h>
+
 int cmd_lock(int argc, char **argv);
 int cmd_elect(int argc, char **argv);
 int cmd_status(int argc, char **argv);
@@ -13,6 +17,9 @@ int cmd_fence_check(int argc, char **argv);
 /* status --kind K: ZKL_LOCK_* (> 0) or -ZKL_ELECTION_* (< 0); canonicalises
  * *kind ("election" -> "election-fair"); a bad K is a usage error. */
 int parse_kind(const char *cmd, const char **kind);
+/* Inspect options for a kind as parse_kind returns it, bounded by the
+ * connect timeout (status, revoke, fence-check). */
+zkl_inspect_options inspect_options(int kind, int64_t timeout_ms);
 
 /* Help texts: printf formats with one %s (the connection options). */
 extern const char lock_help[];

@@ -55,10 +55,7 @@ int cmd_revoke(int argc, char **argv) {
 
   int sfd;
   zkl_client *c = connect_for_query(&co, &sfd);
-  zkl_inspect_options io;
-  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
-  if (ikind < 0) io.election_kind = -ikind; else io.lock_kind = ikind;
-  io.timeout_ms = co.connect_timeout_ms;
+  zkl_inspect_options io = inspect_options(ikind, co.connect_timeout_ms);
   int rc = zkl_revoke(c, path, &io, holder);
   char why[1200];
   if (rc < 0) why_failed(c, rc, why, sizeof why);

@@ -63,6 +63,14 @@ int parse_kind(const char *cmd, const char **kind) {
   usage_error(cmd, "bad --kind '%s' (one of %s)", k, list);
 }
 
+zkl_inspect_options inspect_options(int kind, int64_t timeout_ms) {
+  zkl_inspect_options io;
+  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
+  if (kind < 0) io.election_kind = -kind; else io.lock_kind = kind;
+  io.timeout_ms = timeout_ms;
+  return io;
+}
+
 struct participant {
   const char *name, *data;
   size_t dlen;
@@ -166,10 +174,7 @@ int cmd_status(int argc, char **argv) {
   int sfd;
   zkl_client *c = connect_for_query(&co, &sfd);
   zkl_participants *p = NULL;
-  zkl_inspect_options io;
-  zkl_inspect_options_init(&io, ZKL_INSPECT_OPTIONS_VERSION);
-  if (ikind < 0) io.election_kind = -ikind; else io.lock_kind = ikind;
-  io.timeout_ms = co.connect_timeout_ms;
+  zkl_inspect_options io = inspect_options(ikind, co.connect_timeout_ms);
   int rc = zkl_inspect(c, path, &io, &p);
   if (rc != 0) {
     char why[1200];
