@@ -18,7 +18,7 @@ namespace {
 constexpr uint64_t kOwner = 1;
 
 void Check(int rc, const char *what) {
-  if (rc != 0) Die(std::string(what) + ": " + zkl_strerror(rc));
+  if (rc < 0) Die(std::string(what) + ": " + zkl_strerror(rc));  // success: >= 0 (async: an id)
 }
 
 // Waits (bounded) until pred() holds; false on timeout.

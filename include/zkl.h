@@ -270,8 +270,11 @@ ZKL_API int zkl_event_fencing_token(const zkl_event *ev, uint64_t *out);
 ZKL_API int zkl_event_data(const zkl_event *ev, const char **data, size_t *len);
 /* LOG events (pull form): the level and component. */
 ZKL_API int zkl_event_log(const zkl_event *ev, int *level, const char **component);
-/* The request id an asynchronous call returned, for the event that answers
- * it (WRITTEN); 0 for other events. */
+/* The request id an asynchronous call returned (*_acquire_async,
+ * *_release_async, *_write_async), for the events that answer it
+ * (ACQUIRED / ELECTED / NOT_ELECTED / ACQUIRE_FAILED, RELEASED, WRITTEN);
+ * 0 for events that answer no call (SUSPENDED, RESTORED, LOST, ...). Ids
+ * are per client, from 1 up to INT_MAX, then from 1 again. */
 ZKL_API int zkl_event_request_id(const zkl_event *ev, uint64_t *out);
 /* WRITTEN: the write's operations with their results (borrowed: valid as
  * long as the event; read them with zkl_ops_failed / zkl_ops_path /
@@ -645,10 +648,13 @@ ZKL_API int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms);
 ZKL_API int zkl_lock_try_acquire(zkl_lock *l, uint64_t owner);
 
 /*
- * Starts an acquire and returns at once (0). The result arrives as one
+ * Starts an acquire and returns at once: its request id (> 0), or a
+ * negative ZKL_E* code (then no event follows). The result arrives as one
  * ACQUIRED or ACQUIRE_FAILED event (error ZKL_ETIMEDOUT / ZKL_ECANCELED /
- * ZKL_ECLOSED / ...). Waiting survives reconnects and session loss (the
- * acquire restarts in the new session while time remains).
+ * ZKL_ECLOSED / ...) carrying that id (zkl_event_request_id). Waiting
+ * survives reconnects and session loss (the acquire restarts in the new
+ * session while time remains). A reentrant lock already held by `owner`
+ * answers at once (ACQUIRED, hold count + 1).
  */
 ZKL_API int zkl_lock_acquire_async(zkl_lock *l, uint64_t owner,
                                    int64_t timeout_ms);
@@ -668,9 +674,12 @@ ZKL_API int zkl_lock_cancel(zkl_lock *l);
 ZKL_API int zkl_lock_release(zkl_lock *l, uint64_t owner);
 
 /*
- * Like zkl_lock_release, but returns at once: the delete is sent, and a
+ * Like zkl_lock_release, but returns at once: its request id (> 0), or a
+ * negative ZKL_E* code (then no event follows). The delete is sent, and a
  * following acquire on the same handle goes out with it in one request
- * (never ahead of it). A RELEASED event reports the outcome.
+ * (never ahead of it). One RELEASED event carrying the id reports the
+ * outcome (for an inner hold of a reentrant lock: at once, the count
+ * dropped and the node stays).
  */
 ZKL_API int zkl_lock_release_async(zkl_lock *l, uint64_t owner);
 
@@ -732,7 +741,8 @@ ZKL_API int zkl_multilock_new(zkl_client *c, zkl_lock *const *members, size_t n,
 /* Releases or cancels, then destroys the multi-lock and its members. */
 ZKL_API int zkl_multilock_destroy(zkl_multilock *m);
 /* As the zkl_lock_* calls of the same name, with one deadline for all
- * members. On timeout, cancel or loss of any member, every member already
+ * members (the _async calls return a request id the answering event
+ * carries). On timeout, cancel or loss of any member, every member already
  * taken is released. LOST of one member is delivered as LOST of the whole
  * (the others are released). */
 ZKL_API int zkl_multilock_acquire(zkl_multilock *m, uint64_t owner,
@@ -793,9 +803,11 @@ ZKL_API int zkl_election_destroy(zkl_election *e);
 ZKL_API int zkl_election_acquire(zkl_election *e, int64_t timeout_ms);
 /* Without waiting: leader now (0), or ZKL_EAGAIN (left again). */
 ZKL_API int zkl_election_try_acquire(zkl_election *e);
-/* Joins and returns at once: NOT_ELECTED when queued behind a leader,
- * ELECTED when leader, ACQUIRE_FAILED (left) when the timeout passes first
- * (< 0: stays in line until elected). */
+/* Joins and returns at once: its request id (> 0), or a negative ZKL_E*
+ * code. The events that answer it carry the id: NOT_ELECTED when queued
+ * behind a leader, then ELECTED when leader, or ACQUIRE_FAILED (left) when
+ * the timeout passes first (< 0: stays in line until elected). Events of a
+ * rejoin after LOST answer no call (request id 0). */
 ZKL_API int zkl_election_acquire_async(zkl_election *e, int64_t timeout_ms);
 /* Leaves the line while not yet elected. ZKL_ENOTHELD if not waiting. */
 ZKL_API int zkl_election_cancel(zkl_election *e);

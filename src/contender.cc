@@ -58,7 +58,9 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   if (group_ != nullptr) return ZKL_EBUSY;  // a multi-lock's member
   uint64_t seq = 0;
   int rc = AcquireLocked(owner, timeout_ms, mode, &seq);
-  if (rc != ZKL_OK || seq == 0 || mode == Mode::kAsync) return rc;
+  if (rc != ZKL_OK) return rc;
+  if (mode == Mode::kAsync) return static_cast<int>(acquire_request_);
+  if (seq == 0) return rc;
   // A try is a round trip or two: bounded even should an answer be lost.
   absl::Time bound = mode == Mode::kTry ? MonoNow() + client_->AnswerBound() : absl::InfiniteFuture();
   while (done_seq_ < seq) {
@@ -77,13 +79,15 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   if (held_ || (want_hold_ && holds_ > 0)) {
     if (role_ == Role::kElection) {
       // Campaigning while leader: nothing to do (one event per async call).
-      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, czxid_);
+      acquire_request_ = NewRequestId(mode);
+      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, czxid_, acquire_request_);
       return ZKL_OK;
     }
     if (owner != owner_) return ZKL_EBUSY;
     if (!reentrant_) return ZKL_EDEADLK;
     ++holds_;
-    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_);
+    acquire_request_ = NewRequestId(mode);
+    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
     return ZKL_OK;
   }
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
@@ -104,6 +108,7 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   announced_waiting_ = false;
   create_attempts_ = 0;
   *started = ++request_seq_;
+  acquire_request_ = NewRequestId(mode);
   acquire_started_ = MonoNow();
   acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
                                                   : absl::InfiniteFuture();
@@ -122,6 +127,7 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   mode_ = mode;
   no_wait_ = no_wait;
   *started = ++request_seq_;
+  acquire_request_ = NewRequestId(mode);
   acquire_started_ = MonoNow();
   if (no_wait) {
     Fail(mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
@@ -130,7 +136,7 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   acquire_deadline_ = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
   ArmTimer();
   // Already told the line it waits: this caller hears it too.
-  if (mode == Mode::kAsync && announced_waiting_) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
+  if (mode == Mode::kAsync && announced_waiting_) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
   return ZKL_OK;
 }
 
@@ -165,7 +171,13 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     return ZKL_ENOTHELD;
   }
   if (owner != owner_) return ZKL_ENOTOWNER;
-  if (--holds_ > 0) return ZKL_OK;
+  // An async release by the user: RELEASED answers it, with its id.
+  uint64_t request = wait || group_ != nullptr ? 0 : client_->NextRequestId();
+  if (--holds_ > 0) {
+    // An inner hold of a reentrant lock: released at once.
+    if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
+    return static_cast<int>(request);
+  }
   SetHeld(false);
   SetSuspended(false);
   want_hold_ = false;
@@ -174,7 +186,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
-  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce);
+  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce, request);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting). Past a session timeout
@@ -190,7 +202,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
       }
     }
   }
-  return ZKL_OK;
+  return static_cast<int>(request);
 }
 
 int Contender::Resign() {
@@ -600,7 +612,7 @@ void Contender::OnReply(const Reply &r) {
           watched_ = FixedPath();
           if (role_ == Role::kElection && !announced_waiting_) {
             announced_waiting_ = true;
-            Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
+            Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
           }
         }
       } else if (r.rc == ZkRc::kNoNode) {
@@ -663,7 +675,8 @@ void Contender::DeleteDone(const std::string &name, ZkRc rc) {
   } else {
     // Gone (or undeletable: nothing more we can do about it).
     if (it->report_released) {
-      Notify(ZKL_EVENT_RELEASED, rc == ZkRc::kOk || rc == ZkRc::kNoNode ? 0 : ZkError(rc), 0);
+      Notify(ZKL_EVENT_RELEASED, rc == ZkRc::kOk || rc == ZkRc::kNoNode ? 0 : ZkError(rc), 0,
+             it->release_request);
     }
     doomed_.erase(it);
     if (want_hold_ && fixed()) Begin();
@@ -735,7 +748,7 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   }
   if (role_ == Role::kElection && !announced_waiting_) {
     announced_waiting_ = true;
-    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0);
+    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
   }
   first_in_line_ = d.watch < 0;
   if (d.watch < 0) {
@@ -821,7 +834,7 @@ void Contender::Granted() {
   ArmTimer();
   if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
   if (mode_ == Mode::kAsync) {
-    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_);
+    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
   }
   if (client_->LeaseDeadline() <= MonoNow()) {
     // Granted while the server has not been heard from for as long as is
@@ -882,7 +895,7 @@ void Contender::Fail(int error) {
   acquire_deadline_ = absl::InfiniteFuture();
   ArmTimer();
   if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
-    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0);  // carries the owner that asked
+    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0, acquire_request_);  // carries the owner that asked
   }
   owner_ = 0;
   Finish(error);
@@ -906,8 +919,10 @@ void Contender::Lost(int error, uint64_t token) {
     lost_owner_ = owner_;
     owner_ = 0;
   } else {
-    // An election candidate stays in the race: it rejoins by itself.
+    // An election candidate stays in the race: it rejoins by itself, on
+    // no call of the user's (its events carry no request id).
     rejoining_ = true;
+    acquire_request_ = 0;
     announced_waiting_ = false;
     mode_ = Mode::kAsync;
     create_attempts_ = 0;
@@ -951,9 +966,13 @@ void Contender::NodeGone() {
   }
 }
 
-void Contender::DeleteOwn(bool report_released, bool defer) {
-  if (node_.empty()) return;
-  doomed_.push_back({node_, false, report_released, defer});
+void Contender::DeleteOwn(bool report_released, bool defer, uint64_t release_request) {
+  if (node_.empty()) {
+    // Nothing to delete: the release is complete (one RELEASED per async call).
+    if (report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, release_request);
+    return;
+  }
+  doomed_.push_back({node_, false, report_released, defer, false, release_request});
   ForgetNode();
   if (defer) {
     // An acquire that follows at once takes the delete along (SendCreate);
@@ -1026,7 +1045,11 @@ void Contender::MaybeRetire() {
   }
 }
 
-void Contender::Notify(int type, int error, uint64_t token) {
+uint64_t Contender::NewRequestId(Mode mode) {
+  return mode == Mode::kAsync && group_ == nullptr ? client_->NextRequestId() : 0;
+}
+
+void Contender::Notify(int type, int error, uint64_t token, uint64_t request) {
   if (group_ != nullptr) {
     // A multi-lock's member: its group hears it, the user does not.
     group_->OnMemberEvent(this, type, error, token);
@@ -1038,6 +1061,7 @@ void Contender::Notify(int type, int error, uint64_t token) {
   ev->error = error;
   ev->owner = owner_;
   ev->fencing_token = token;
+  ev->request_id = request;
   ev->handle = self().lock();
   ev->cb = cb_;
   ev->user_data = user_data_;
@@ -1081,7 +1105,7 @@ void Contender::OnSessionLost(int error) {
   resync_needed_ = false;
   for (const Doomed &d : doomed_) {
     // The node died (or will die) with the session: the release is complete.
-    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0);
+    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
   }
   doomed_.clear();
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);

@@ -51,6 +51,8 @@ class Contender : public Listener {
   Contender(std::shared_ptr<Client> client, HandleKind kind, Options opts);
 
   // Public operations; each takes the client's mutex.
+  // An async acquire or release returns its request id (> 0): the event
+  // that answers it carries it (zkl_event_request_id).
   int Acquire(uint64_t owner, int64_t timeout_ms, Mode mode);
   int Cancel();
   int Release(uint64_t owner, bool wait);
@@ -93,7 +95,8 @@ class Contender : public Listener {
   int CancelLocked();
   // `coalesce`: an async release may hold its delete back a moment for a
   // following acquire of this handle to take along (a multi-lock's members
-  // are never re-acquired that way, so they say false).
+  // are never re-acquired that way, so they say false). An async release
+  // by the user returns its request id; the group's get ZKL_OK.
   int ReleaseLocked(uint64_t owner, bool wait, bool coalesce = true);
 
   // Listener (client mutex held).
@@ -146,8 +149,9 @@ class Contender : public Listener {
   void WatchOwnNode();
   void NodeGone();
   // Moves the own node to the doomed list and sends its delete (or, with
-  // `defer`, lets a following acquire take it along).
-  void DeleteOwn(bool report_released = false, bool defer = false);
+  // `defer`, lets a following acquire take it along). `report_released`:
+  // RELEASED follows once the node is gone, carrying `release_request`.
+  void DeleteOwn(bool report_released = false, bool defer = false, uint64_t release_request = 0);
   void SendDeletes();
   void FlushDeferred();
   void ArmTimer();
@@ -156,7 +160,11 @@ class Contender : public Listener {
   bool Deleting(const std::string &name) const;
   void ForgetNode();
   void Finish(int rc);  // result of the current acquire request
-  void Notify(int type, int error, uint64_t token);
+  // `request`: the id of the async call the event answers (0: none).
+  void Notify(int type, int error, uint64_t token, uint64_t request = 0);
+  // The id for an async call of the user's (a group's calls get none:
+  // their events go to the group).
+  uint64_t NewRequestId(Mode mode);
   void MaybeRetire();
   bool Submitted(ZkRc zrc);
 
@@ -182,6 +190,7 @@ class Contender : public Listener {
   bool no_wait_ = false;  // try, or a zero timeout: fail instead of queueing
   uint64_t request_seq_ = 0, done_seq_ = 0;
   int done_rc_ = 0;
+  uint64_t acquire_request_ = 0;  // the pending async acquire's id (0: none)
   bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
   uint64_t lost_owner_ = 0;
   bool announced_waiting_ = false;
@@ -212,6 +221,7 @@ class Contender : public Listener {
     // the node there is still this session's (it may be gone and another
     // client's since): a blind retry could delete another holder's node.
     bool verify = false;
+    uint64_t release_request = 0;  // the async release RELEASED answers
   };
   std::vector<Doomed> doomed_;
   std::vector<Doomed>::iterator FindDoomed(std::string_view name);

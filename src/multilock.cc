@@ -59,8 +59,10 @@ int Multilock::Acquire(uint64_t owner, int64_t timeout_ms, Contender::Mode mode)
   deadline_ = no_wait ? MonoNow() : MonoDeadline(timeout_ms);
   next_ = 0;
   uint64_t seq = ++request_seq_;
+  acquire_request_ = mode == Contender::Mode::kAsync ? client_->NextRequestId() : 0;
+  uint64_t request = acquire_request_;
   TakeNext();
-  if (mode == Contender::Mode::kAsync) return ZKL_OK;
+  if (mode == Contender::Mode::kAsync) return static_cast<int>(request);
   while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
   return done_rc_;
 }
@@ -85,7 +87,7 @@ void Multilock::Granted() {
   acquiring_ = false;
   held_ = true;
   suspended_ = false;
-  if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0);
+  if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, acquire_request_);
   Finish(ZKL_OK);
 }
 
@@ -96,7 +98,7 @@ void Multilock::Fail(int error) {
   if (mode_ == Contender::Mode::kTry && error == ZKL_ETIMEDOUT) error = ZKL_EAGAIN;
   if (next_ < members_.size()) members_[next_]->CancelLocked();  // its event is ignored now
   ReleaseTaken(/*report=*/false);
-  if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRE_FAILED, error);
+  if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRE_FAILED, error, acquire_request_);
   Finish(error);
 }
 
@@ -108,7 +110,7 @@ void Multilock::ReleaseTaken(bool report) {
       ++releasing_;
     }
   }
-  if (releasing_ == 0 && report) Notify(ZKL_EVENT_RELEASED, 0);
+  if (releasing_ == 0 && report) Notify(ZKL_EVENT_RELEASED, 0, release_request_);
 }
 
 void Multilock::Finish(int rc) {
@@ -139,6 +141,8 @@ int Multilock::Release(uint64_t owner, bool wait) {
   held_ = false;
   suspended_ = false;
   // All deletes go out at once; a blocking release waits for all of them.
+  release_request_ = wait ? 0 : client_->NextRequestId();
+  uint64_t request = release_request_;
   ReleaseTaken(/*report=*/!wait);
   if (wait) {
     // Bounded as a lock's release (Contender::ReleaseLocked).
@@ -147,7 +151,7 @@ int Multilock::Release(uint64_t owner, bool wait) {
       if (client_->Await(bound) && releasing_ > 0) return ZKL_ETIMEDOUT;
     }
   }
-  return ZKL_OK;
+  return static_cast<int>(request);
 }
 
 int Multilock::IsHeld() {
@@ -266,7 +270,7 @@ void Multilock::OnMemberEvent(Contender *member, int type, int error, uint64_t t
       break;
     case ZKL_EVENT_RELEASED:
       if (releasing_ > 0 && --releasing_ == 0) {
-        if (report_release_) Notify(ZKL_EVENT_RELEASED, 0);
+        if (report_release_) Notify(ZKL_EVENT_RELEASED, 0, release_request_);
         client_->Changed();
       }
       break;
@@ -279,11 +283,12 @@ void Multilock::OnMemberEvent(Contender *member, int type, int error, uint64_t t
   (void)token;
 }
 
-void Multilock::Notify(int type, int error) {
+void Multilock::Notify(int type, int error, uint64_t request) {
   if (destroyed_) return;
   auto ev = std::make_unique<zkl_event>();
   ev->type = type;
   ev->error = error;
+  ev->request_id = request;
   ev->owner = owner_;
   ev->fencing_token = members_.empty() ? 0 : members_.front()->token();
   ev->handle = self_.lock();

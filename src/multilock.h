@@ -51,7 +51,8 @@ class Multilock : public Handle, public ContenderGroup {
   // Releases every member taken so far (async); `report` counts RELEASED.
   void ReleaseTaken(bool report);
   void Finish(int rc);
-  void Notify(int type, int error);
+  // `request`: the id of the async call the event answers (0: none).
+  void Notify(int type, int error, uint64_t request = 0);
   bool AllHeld() const;
 
   std::shared_ptr<Client> client_;
@@ -71,6 +72,7 @@ class Multilock : public Handle, public ContenderGroup {
   size_t next_ = 0;           // the member being taken
   size_t releasing_ = 0;      // members whose async release is still running
   bool report_release_ = false;
+  uint64_t acquire_request_ = 0, release_request_ = 0;  // async calls' ids
   uint64_t request_seq_ = 0, done_seq_ = 0;
   int done_rc_ = 0;
 };

@@ -316,7 +316,7 @@ TEST(GuardedWrite, AsyncAnswersWithTheRequestId) {
   }
   EXPECT_EQ(Data(path + "/s"), "1");
   // Other events carry no request id and no results.
-  ASSERT_EQ(zkl_lock_release_async(l.get(), kOwner), 0);
+  ASSERT_GT(zkl_lock_release_async(l.get(), kOwner), 0);
   auto released = WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 10000);
   ASSERT_TRUE(released);
   uint64_t id = 9;
@@ -392,7 +392,7 @@ TEST(GuardedWrite, ElectionWriteAndProclaim) {
     NewElection(c.get(), path, kind, "alpha", &leader);
     NewElection(c2.get(), path, kind, "beta", &follower);
     ASSERT_EQ(zkl_election_acquire(leader.e, 5000), 0);
-    ASSERT_EQ(zkl_election_acquire_async(follower.e, -1), 0);
+    ASSERT_GT(zkl_election_acquire_async(follower.e, -1), 0);
     char buf[64];
     ASSERT_TRUE(Eventually([&] { return zkl_observer_leader(obs, buf, sizeof buf) == 5; }));
     uint64_t term = 0, term_after = 0;
@@ -446,7 +446,7 @@ TEST(FenceCheck, SaysWhetherATokenIsTheCurrentHolders) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), kOwner, 5000), 0);
   uint64_t t1 = Token(l.get());
   EXPECT_EQ(zkl_fence_check(c2.get(), path.c_str(), InspectLock(ZKL_LOCK_FAIR), t1), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(l2.get(), kOwner, -1), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l2.get(), kOwner, -1), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
   ASSERT_EQ(zkl_lock_release(l.get(), kOwner), 0);
   auto ev = WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 10000);

@@ -85,7 +85,7 @@ TEST(Inspect, SemaphoreUsesTheStoredLeaseCount) {
   auto c = NewLock(c3.get(), path, ZKL_LOCK_SEMAPHORE, 2);
   ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
   ASSERT_EQ(zkl_lock_acquire(b.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(c.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(c.get(), 1, 10000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
   zkl_participants *p = nullptr;
   ASSERT_EQ(zkl_inspect(c1.get(), path.c_str(), InspectLock(ZKL_LOCK_SEMAPHORE), &p), 0);

@@ -90,7 +90,7 @@ TEST(IoMode, HostModeStartsNoThreadAndRunsFromThePollLoop) {
   ASSERT_GE(fd, 0);
   std::string path = UniquePath("host-poll");
   auto l = NewLock(c.get(), path, ZKL_LOCK_FAIR, 1, OnLockEvent, &seen);
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
   // The host's loop: poll the fd, dispatch when it is readable.
   for (int round = 0; round < 2000 && seen.acquired == 0; ++round) {
     pollfd p{fd, POLLIN, 0};
@@ -135,7 +135,7 @@ TEST(IoMode, HostModeBlockingCallAndDispatchOnTwoThreads) {
   auto blocking_lock = NewLock(c.get(), path);
   std::atomic<int> blocking_rc{1};
   std::thread blocker([&] { blocking_rc = zkl_lock_acquire(blocking_lock.get(), 1, 20000); });
-  ASSERT_EQ(zkl_lock_acquire_async(async_lock.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(async_lock.get(), 1, 10000), 0);
   int fd = zkl_client_fd(c.get());
   for (int round = 0; round < 2000 && seen.acquired == 0; ++round) {
     pollfd p{fd, POLLIN, 0};
@@ -152,7 +152,7 @@ TEST(IoMode, HostModeBlockingCallAndDispatchOnTwoThreads) {
 TEST(IoMode, HostModeWaitDrivesAndWakeupInterrupts) {
   auto c = NewHostClient();
   auto l = NewLock(c.get(), UniquePath("host-wait"));
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
   auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 20000);  // zkl_client_wait + next_event
   ASSERT_TRUE(ev);
   std::thread waker([&] {

@@ -244,7 +244,7 @@ TEST(LeaseTruth, ThreadModeHoldSurvivesAHostThatStopsDispatching) {
   auto c = NewClient(4000);
   int timeout = zkl_client_session_timeout(c.get());
   auto l = NewLock(c.get(), UniquePath("no-dispatch-thread"));
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 5000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 1, 5000), 0);
   int64_t end = MonoNs() + int64_t{timeout} * 1500000;  // 1.5 session timeouts
   bool held_seen = false;
   int no_after_held = 0;

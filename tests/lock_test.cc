@@ -95,7 +95,7 @@ TEST(FairLock, OneWatchNotificationPerReleaseWithHundredWaiters) {
   ASSERT_EQ(zkl_lock_acquire(locks[0][0].get(), 1, 10000), 0);
   for (int i = 0; i < kClients; ++i) {
     for (int j = (i == 0 ? 1 : 0); j < kPerClient; ++j) {
-      ASSERT_EQ(zkl_lock_acquire_async(locks[i][j].get(), 1, 120000), 0);
+      ASSERT_GT(zkl_lock_acquire_async(locks[i][j].get(), 1, 120000), 0);
     }
   }
   // Wait until all 100 are queued (bounded).
@@ -150,7 +150,7 @@ TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   uint64_t first = Token(l.get());
   uint64_t before = StatCounter(c.get(), "requests");
-  ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+  ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   uint64_t after = StatCounter(c.get(), "requests");
   EXPECT_EQ(after - before, 2u);  // multi + getChildren (not delete + create + read)
@@ -169,8 +169,69 @@ TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
   ASSERT_TRUE(released);
   EXPECT_EQ(zkl_event_error(released.get()), 0);
   // Without a following acquire the release still goes out by itself.
-  ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+  ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
+  EXPECT_TRUE(Children(path).empty());
+}
+
+// Each async call returns its own request id, and exactly the event that
+// answers it carries it: the matching a caller (or a binding) needs, with
+// any number of calls in flight on one client.
+TEST(FairLock, AsyncCallsReturnTheIdTheirEventCarries) {
+  auto c = NewClient();
+  std::string path = UniquePath("request-ids");
+  auto first = NewLock(c.get(), path), second = NewLock(c.get(), path);
+  int a = zkl_lock_acquire_async(first.get(), 1, 5000);
+  ASSERT_GT(a, 0);
+  auto granted = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
+  ASSERT_TRUE(granted);
+  EXPECT_EQ(RequestId(granted.get()), static_cast<uint64_t>(a));
+  // Queued behind `first`: a timeout, then a cancel, each answered by id.
+  int timed = zkl_lock_acquire_async(second.get(), 2, 200);
+  ASSERT_GT(timed, 0);
+  EXPECT_NE(timed, a);
+  auto timeout = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRE_FAILED, 5000);
+  ASSERT_TRUE(timeout);
+  EXPECT_EQ(zkl_event_error(timeout.get()), ZKL_ETIMEDOUT);
+  EXPECT_EQ(RequestId(timeout.get()), static_cast<uint64_t>(timed));
+  int canceled = zkl_lock_acquire_async(second.get(), 2, -1);
+  ASSERT_GT(canceled, 0);
+  ASSERT_EQ(zkl_lock_cancel(second.get()), 0);
+  auto cancel = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRE_FAILED, 5000);
+  ASSERT_TRUE(cancel);
+  EXPECT_EQ(zkl_event_error(cancel.get()), ZKL_ECANCELED);
+  EXPECT_EQ(RequestId(cancel.get()), static_cast<uint64_t>(canceled));
+  // A failure at once returns the error, and no event follows.
+  EXPECT_EQ(zkl_lock_acquire_async(first.get(), 7, 5000), ZKL_EBUSY);
+  int released = zkl_lock_release_async(first.get(), 1);
+  ASSERT_GT(released, 0);
+  auto done = WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000);
+  ASSERT_TRUE(done);
+  EXPECT_EQ(RequestId(done.get()), static_cast<uint64_t>(released));
+  EXPECT_FALSE(NextEvent(c.get(), 200));
+}
+
+// A reentrant lock answers an inner acquire and release at once, each with
+// its one event and id; the node stays until the last release.
+TEST(ReentrantLock, InnerAsyncCallsAreAnsweredAtOnceWithTheirIds) {
+  auto c = NewClient();
+  std::string path = UniquePath("reentrant-ids");
+  auto l = NewLock(c.get(), path, ZKL_LOCK_REENTRANT);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 42, 5000), 0);
+  int inner = zkl_lock_acquire_async(l.get(), 42, 5000);
+  ASSERT_GT(inner, 0);
+  auto acquired = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
+  ASSERT_TRUE(acquired);
+  EXPECT_EQ(RequestId(acquired.get()), static_cast<uint64_t>(inner));
+  EXPECT_EQ(zkl_lock_hold_count(l.get()), 2);
+  int let_go = zkl_lock_release_async(l.get(), 42);
+  ASSERT_GT(let_go, 0);
+  auto released = WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000);
+  ASSERT_TRUE(released);
+  EXPECT_EQ(RequestId(released.get()), static_cast<uint64_t>(let_go));
+  EXPECT_EQ(zkl_lock_hold_count(l.get()), 1);
+  EXPECT_EQ(Children(path).size(), 1u);  // still held once
+  ASSERT_EQ(zkl_lock_release(l.get(), 42), 0);
   EXPECT_TRUE(Children(path).empty());
 }
 
@@ -244,7 +305,7 @@ TEST(FairLock, ZeroTimeoutDoesNotWaitAndLeavesNoNode) {
   auto holder = NewLock(c1.get(), path), other = NewLock(c2.get(), path);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 0), 0);  // free: taken at once
   EXPECT_EQ(zkl_lock_acquire(other.get(), 2, 0), ZKL_ETIMEDOUT);
-  ASSERT_EQ(zkl_lock_acquire_async(other.get(), 7, 0), 0);
+  ASSERT_GT(zkl_lock_acquire_async(other.get(), 7, 0), 0);
   auto ev = WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRE_FAILED, 5000);
   ASSERT_TRUE(ev);
   EXPECT_EQ(zkl_event_error(ev.get()), ZKL_ETIMEDOUT);
@@ -279,7 +340,7 @@ TEST(FairLock, CancelAsyncAcquireLeavesNoNode) {
   std::string path = UniquePath("cancel");
   auto holder = NewLock(c1.get(), path), waiter = NewLock(c2.get(), path);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(waiter.get(), 2, -1), 0);
+  ASSERT_GT(zkl_lock_acquire_async(waiter.get(), 2, -1), 0);
   for (int spin = 0; Children(path).size() != 2u; ++spin) {
     ASSERT_LT(spin, 500);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -321,7 +382,7 @@ TEST(FairLock, CancelWakesBlockingAcquire) {
 TEST(FairLock, AsyncAcquireDeliversAcquiredEventWithToken) {
   auto c = NewClient();
   auto l = NewLock(c.get(), UniquePath("async"));
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 5, 5000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 5, 5000), 0);
   auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
   ASSERT_TRUE(ev);
   uint64_t token = 0, owner = 0;
@@ -345,7 +406,7 @@ TEST(FairLock, AsyncReleaseIsOrderedBeforeNextAcquire) {
     uint64_t token = Token(l.get());
     EXPECT_GT(token, last);
     last = token;
-    ASSERT_EQ(zkl_lock_release_async(l.get(), 1), 0);
+    ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
   }
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
   for (int spin = 0; !Children(path).empty(); ++spin) {

@@ -38,7 +38,7 @@ TEST(NonFairLock, OneFixedNodeAndLosersWaitForIt) {
   ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
   EXPECT_EQ(Children(path), std::vector<std::string>{"lock"});
   EXPECT_EQ(zkl_lock_try_acquire(b.get(), 2), ZKL_EAGAIN);
-  ASSERT_EQ(zkl_lock_acquire_async(b.get(), 2, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(b.get(), 2, 10000), 0);
   uint64_t first = Token(a.get());
   ASSERT_EQ(zkl_lock_release(a.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 5000));
@@ -65,11 +65,11 @@ TEST(NonFairLock, EarlyWaiterIsNotFavoured) {
     while (NextEvent(c2.get(), 0)) {}
     ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
     int watches_before = TotalWatches();
-    ASSERT_EQ(zkl_lock_acquire_async(early.get(), 2, 20000), 0);
+    ASSERT_GT(zkl_lock_acquire_async(early.get(), 2, 20000), 0);
     // The early waiter is really waiting: its watch is set on the server.
     ASSERT_TRUE(Eventually([&] { return TotalWatches() == watches_before + 1; }));
-    ASSERT_EQ(zkl_lock_release_async(holder.get(), 1), 0);
-    ASSERT_EQ(zkl_lock_acquire_async(late.get(), 3, 20000), 0);
+    ASSERT_GT(zkl_lock_release_async(holder.get(), 1), 0);
+    ASSERT_GT(zkl_lock_acquire_async(late.get(), 3, 20000), 0);
     // Whoever gets it first releases; then the other must get it.
     zkl_lock *first = nullptr;
     ASSERT_TRUE(Eventually([&] {

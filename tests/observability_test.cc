@@ -141,7 +141,7 @@ TEST(Stats, WaitsHoldsAndLossesPerHandle) {
   auto holder = NewLock(other.get(), path);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
   auto l = NewLock(c.get(), path);
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 1, 10000), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a wait worth measuring
   ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000));

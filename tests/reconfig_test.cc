@@ -165,12 +165,12 @@ TEST_F(Reconfig, ThreeToFiveToThreeWhileLocksAreHeld) {
   auto ln = NewLock(n.get(), n_path);
   ASSERT_EQ(zkl_lock_acquire(ln.get(), 1, 15000), 0);
   auto lfn = NewLock(f.get(), n_path);
-  ASSERT_EQ(zkl_lock_acquire_async(lfn.get(), 1, -1), 0);
+  ASSERT_GT(zkl_lock_acquire_async(lfn.get(), 1, -1), 0);
   ElectionPtr ef, en;
   NewElection(f.get(), e_path, ZKL_ELECTION_FAIR, "F", &ef);
   ASSERT_EQ(zkl_election_acquire(ef.e, 15000), 0);
   NewElection(n.get(), e_path, ZKL_ELECTION_FAIR, "N", &en);
-  ASSERT_EQ(zkl_election_acquire_async(en.e, -1), 0);
+  ASSERT_GT(zkl_election_acquire_async(en.e, -1), 0);
   ASSERT_NE(tn.WaitFor(n.get(), ZKL_EVENT_NOT_ELECTED, 15000), nullptr);
   const uint64_t f_session = SessionId(f.get()), f_token = Token(lf.get()), term = Term(ef.e);
 

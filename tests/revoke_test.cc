@@ -47,7 +47,7 @@ TEST(Revoke, ReleaseOnRequestHandsTheLockOn) {
   auto l = NewRevocableLock(holder.get(), path, ZKL_REVOKE_RELEASE);
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   auto w = NewLock(waiter.get(), path);
-  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
   EXPECT_EQ(zkl_revoke(other.get(), path.c_str(), InspectLock(ZKL_LOCK_FAIR), nullptr), 1);
   ASSERT_TRUE(WaitForEvent(holder.get(), ZKL_EVENT_REVOKE_REQUESTED, 5000));
@@ -111,7 +111,7 @@ TEST(Revoke, LeaderReleasesOnRequest) {
   o.on_revoke = ZKL_REVOKE_IGNORE;
   ASSERT_EQ(zkl_election_new(c2.get(), path.c_str(), &o, &b), 0);
   ASSERT_EQ(zkl_election_acquire(a, 5000), 0);
-  ASSERT_EQ(zkl_election_acquire_async(b, -1), 0);
+  ASSERT_GT(zkl_election_acquire_async(b, -1), 0);
   ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_NOT_ELECTED, 5000));
   EXPECT_EQ(zkl_revoke(other.get(), path.c_str(), InspectElection(ZKL_ELECTION_FAIR), nullptr), 1);
   auto lost = WaitForEvent(c1.get(), ZKL_EVENT_LOST, 5000);
@@ -138,7 +138,7 @@ TEST(MaxHold, HoldEndsByItselfAndTheNextHolderGetsIt) {
   LockPtr l(raw);
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   auto w = NewLock(c2.get(), path);
-  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
   auto lost = WaitForEvent(c.get(), ZKL_EVENT_LOST, 5000);
   ASSERT_TRUE(lost);
   EXPECT_EQ(zkl_event_error(lost.get()), ZKL_EMAXHOLD);

@@ -46,7 +46,7 @@ TEST(Semaphore, LeasesAreReleasedOnSessionLoss) {
   auto a = NewLock(c1.get(), path, ZKL_LOCK_SEMAPHORE, 1);
   auto b = NewLock(c2.get(), path, ZKL_LOCK_SEMAPHORE, 1);
   ASSERT_EQ(zkl_lock_acquire(a.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(b.get(), 1, 20000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(b.get(), 1, 20000), 0);
   ExpireClientSession(c1.get());
   ASSERT_TRUE(WaitForEvent(c1.get(), ZKL_EVENT_LOST, 10000));
   ASSERT_TRUE(WaitForEvent(c2.get(), ZKL_EVENT_ACQUIRED, 10000));
@@ -78,7 +78,7 @@ TEST(Semaphore, SeveralLeasesAtOnceInFifoOrder) {
   ASSERT_EQ(zkl_lock_acquire(two.get(), 1, 5000), 0);
   EXPECT_EQ(Children(path).size(), 1u);  // one node carries both leases
   EXPECT_GT(Token(two.get()), 0u);
-  ASSERT_EQ(zkl_lock_acquire_async(three.get(), 1, 10000), 0);  // needs all 3: waits
+  ASSERT_GT(zkl_lock_acquire_async(three.get(), 1, 10000), 0);  // needs all 3: waits
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
   // One lease is free, but `three` is first in line: `one` waits behind it.
   EXPECT_EQ(zkl_lock_acquire(one.get(), 1, 300), ZKL_ETIMEDOUT);
@@ -146,9 +146,9 @@ TEST(Semaphore, WaiterGetsALeaseWhenAnyHolderLeaves) {
   auto w2 = NewSemaphore(c.get(), path, 2, 1);
   ASSERT_EQ(zkl_lock_acquire(h1.get(), 1, 5000), 0);
   ASSERT_EQ(zkl_lock_acquire(h2.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(w1.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(w1.get(), 1, 10000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 3; }));
-  ASSERT_EQ(zkl_lock_acquire_async(w2.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(w2.get(), 1, 10000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 4; }));
   ASSERT_EQ(zkl_lock_release(h2.get(), 1), 0);  // the younger holder first
   auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
@@ -181,7 +181,7 @@ TEST(Semaphore, ReleaseWakesAConstantNumberOfWaiters) {
   for (int i = 0; i < kWaiters; ++i) {
     clients.push_back(NewClient());
     locks.push_back(NewSemaphore(clients.back().get(), path, 2, 1));
-    ASSERT_EQ(zkl_lock_acquire_async(locks.back().get(), 1, 60000), 0);
+    ASSERT_GT(zkl_lock_acquire_async(locks.back().get(), 1, 60000), 0);
   }
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == kWaiters + 2u; }));
   auto watch_events = [&] {

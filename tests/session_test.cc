@@ -71,7 +71,7 @@ TEST(Session, WaitingAcquireSurvivesExpiry) {
   auto holder = NewLock(holder_client.get(), path);
   auto waiter = NewLock(waiter_client.get(), path);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(waiter.get(), 2, 60000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(waiter.get(), 2, 60000), 0);
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
   ExpireClientSession(waiter_client.get());
   ASSERT_EQ(zkl_client_wait_connected(waiter_client.get(), 15000), 0);
@@ -219,7 +219,7 @@ TEST(Session, ConnectionCutAfterCreateWhileWaitingBehindAnother) {
   auto l = NewLock(c.get(), path);
   ASSERT_EQ(zkl_lock_acquire(holder.get(), 1, 5000), 0);
   proxy.CutAfterNextCreate();
-  ASSERT_EQ(zkl_lock_acquire_async(l.get(), 2, 30000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(l.get(), 2, 30000), 0);
   ASSERT_TRUE(Eventually([&] { return proxy.stats().cut == 1; }));
   ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2; }));
   ASSERT_EQ(zkl_lock_release(holder.get(), 1), 0);

@@ -125,7 +125,7 @@ TEST_F(SetServers, RepeatedMovesWithRequestsInFlightStayOneSession) {
   auto blocker = NewLock(holder.get(), waited_path);
   ASSERT_EQ(zkl_lock_acquire(blocker.get(), 1, 10000), 0);
   auto waiter = NewLock(c.get(), waited_path);
-  ASSERT_EQ(zkl_lock_acquire_async(waiter.get(), 2, -1), 0);
+  ASSERT_GT(zkl_lock_acquire_async(waiter.get(), 2, -1), 0);
   Seen seen;
   const std::string lists[] = {Of(2) + "," + Of(3), Of(1)};
   for (int round = 0; round < 8; ++round) {

@@ -296,7 +296,7 @@ TEST(Tls, TheRecipesOverTls) {
   ASSERT_EQ(zkl_lock_acquire(r2.get(), 1, 10000), 0);  // readers share
   EXPECT_EQ(zkl_lock_acquire(w.get(), 1, 300), ZKL_ETIMEDOUT);
   EXPECT_EQ(zkl_lock_release(r2.get(), 1), 0);
-  ASSERT_EQ(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
+  ASSERT_GT(zkl_lock_acquire_async(w.get(), 1, 10000), 0);
   EXPECT_EQ(zkl_lock_release(r1.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(b.get(), ZKL_EVENT_ACQUIRED, 10000));
   EXPECT_EQ(zkl_lock_is_held(w.get()), 1);
@@ -324,7 +324,7 @@ TEST(Tls, TheRecipesOverTls) {
   ASSERT_EQ(zkl_election_new(b.get(), el.c_str(), &eo, &eb), 0);
   ASSERT_EQ(zkl_election_acquire(ea, 10000), 0);
   EXPECT_EQ(zkl_election_is_leader(ea), 1);
-  ASSERT_EQ(zkl_election_acquire_async(eb, 10000), 0);
+  ASSERT_GT(zkl_election_acquire_async(eb, 10000), 0);
   EXPECT_EQ(zkl_election_release(ea), 0);
   ASSERT_TRUE(WaitForEvent(b.get(), ZKL_EVENT_ELECTED, 10000));
   EXPECT_EQ(zkl_election_is_leader(eb), 1);

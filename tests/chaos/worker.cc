@@ -127,7 +127,7 @@ const char *ErrName(int rc) {
 
 // Counter names are single words ("acquire:ETIMEDOUT") for the summary.
 void CountRc(const char *op, int rc) {
-  if (rc != 0) Count(std::string(op) + ":" + ErrName(rc));
+  if (rc < 0) Count(std::string(op) + ":" + ErrName(rc));  // >= 0: success (async: an id)
 }
 
 // ---------------------------------------------------------------------------
@@ -502,7 +502,7 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
   int rc = Rand(0, 3) == 0 ? zkl_lock_release_async(s.lock, kOwner)
                            : zkl_lock_release(s.lock, kOwner);
   CountRc("release", rc);
-  if (rc != 0 && rc != ZKL_ELOST && rc != ZKL_ENOTHELD) ReplaceHandle(s);
+  if (rc < 0 && rc != ZKL_ELOST && rc != ZKL_ENOTHELD) ReplaceHandle(s);
   if (rc == ZKL_ELOST && !op.lost) Count("lost-without-event");
 }
 
@@ -537,7 +537,7 @@ void OneLockRound(Slot &s) {
   } else if (mode <= 8) {
     int rc = zkl_lock_acquire_async(s.lock, kOwner, g_opt.acquire_timeout);
     CountRc("acquire-async", rc);
-    if (rc != 0) {
+    if (rc < 0) {
       ReplaceHandle(s);
       return;
     }
@@ -580,7 +580,7 @@ void OneElectionRound(Slot &s) {
   } else {
     int rc = zkl_election_acquire_async(s.election, -1);
     CountRc("start", rc);
-    if (rc != 0) {
+    if (rc < 0) {
       zkl_election_release(s.election);
       ReplaceHandle(s);
       return;

@@ -107,6 +107,12 @@ EventPtr WaitForEvent(zkl_client *c, int type, int64_t timeout_ms) {
   }
 }
 
+uint64_t RequestId(const zkl_event *ev) {
+  uint64_t id = UINT64_MAX;
+  EXPECT_EQ(zkl_event_request_id(ev, &id), 0);
+  return id;
+}
+
 std::vector<std::string> Children(const std::string &path) {
   struct String_vector sv {};
   std::vector<std::string> out;

@@ -76,6 +76,8 @@ LockPtr NewLock(zkl_client *c, const std::string &path, int kind = ZKL_LOCK_FAIR
 EventPtr NextEvent(zkl_client *c, int64_t timeout_ms);
 // The next event of `type`, discarding others, within the timeout, or null.
 EventPtr WaitForEvent(zkl_client *c, int type, int64_t timeout_ms);
+// The request id the event carries (zkl_event_request_id).
+uint64_t RequestId(const zkl_event *ev);
 
 // Raw view through a separate ZooKeeper handle.
 std::vector<std::string> Children(const std::string &path);

@@ -75,7 +75,7 @@ int cmd_elect(int argc, char **argv) {
   }
   wait_connected(c, &co, sfd);
   rc = zkl_election_acquire_async(e, -1);
-  if (rc != 0) {
+  if (rc < 0) {
     char why[1200];
     why_failed(c, rc, why, sizeof why);
     zkl_client_destroy(c);

@@ -275,7 +275,7 @@ int cmd_lock(int argc, char **argv) {
     info("waiting for %s %s%s", lock_kind_name(ro.kind), ro.path, h.n > 1 ? " (and the other paths)" : "");
     rc = h.m ? zkl_multilock_acquire_async(h.m, OWNER, ro.timeout_ms)
              : zkl_lock_acquire_async(h.locks[0], OWNER, ro.timeout_ms);
-    if (rc != 0) return acquire_failed(&h, rc);
+    if (rc < 0) return acquire_failed(&h, rc);
   }
 
   for (;;) {

@@ -277,7 +277,7 @@ int cmd_write(int argc, char **argv) {
 
   rc = h.l ? zkl_lock_acquire_async(h.l, OWNER, timeout_ms) : zkl_election_acquire_async(h.e, timeout_ms);
   int status = 0;
-  if (rc == 0) rc = await_hold(c, sfd, &h, &status);
+  if (rc > 0) rc = await_hold(c, sfd, &h, &status);  /* started: rc is its request id */
   if (rc != 0) {
     if (rc == -1) {
       info("interrupted while waiting for %s", path);
