@@ -350,7 +350,7 @@ void Client::RunDueWork() {
     ++heartbeats_;
     Request *req = NewRequest(nullptr, 0, "/");
     req->heartbeat = true;
-    Submit(req, [&](Request *r) { return session_->Sync(r, "/"); });
+    Submit(req, [&](ZkSession &s, Request *r) { return s.Sync(r, "/"); });
   }
   if (stats_due_ <= now) {
     // The statistics on an interval: a STATS event to the client callback.
@@ -773,7 +773,7 @@ template <typename Fn>
 ZkRc Client::Submit(Request *req, Fn submit) {
   // A session given up (renewal pending) takes no request: its answer would
   // be dropped with it, and the request's sender would wait for it forever.
-  ZkRc rc = session_ && !renew_session_ ? submit(req) : ZkRc::kConnectionLoss;
+  ZkRc rc = session_ && !renew_session_ ? submit(*session_, req) : ZkRc::kConnectionLoss;
   if (rc != ZkRc::kOk) {
     outstanding_.erase(req);
     delete req;
@@ -799,46 +799,46 @@ void Client::FreeAbandonedRequests(uint64_t generation) {
 ZkRc Client::CreateNode(Listener *l, int op, const std::string &path, std::string_view data,
                         int mode) {
   return Submit(NewRequest(l, op, path),
-                [&](Request *req) { return session_->Create(req, path, data, mode); });
+                [&](ZkSession &s, Request *req) { return s.Create(req, path, data, mode); });
 }
 
 ZkRc Client::DeleteNode(Listener *l, int op, const std::string &path, int version) {
   return Submit(NewRequest(l, op, path),
-                [&](Request *req) { return session_->Delete(req, path, version); });
+                [&](ZkSession &s, Request *req) { return s.Delete(req, path, version); });
 }
 
 ZkRc Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return session_->GetChildren(req, path, watch ? l->public_id() : 0);
+  return Submit(NewRequest(l, op, path), [&](ZkSession &s, Request *req) {
+    return s.GetChildren(req, path, watch ? l->public_id() : 0);
   });
 }
 
 ZkRc Client::GetData(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return session_->GetData(req, path, watch ? l->public_id() : 0);
+  return Submit(NewRequest(l, op, path), [&](ZkSession &s, Request *req) {
+    return s.GetData(req, path, watch ? l->public_id() : 0);
   });
 }
 
 ZkRc Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) {
-    return session_->Exists(req, path, watch ? l->public_id() : 0);
+  return Submit(NewRequest(l, op, path), [&](ZkSession &s, Request *req) {
+    return s.Exists(req, path, watch ? l->public_id() : 0);
   });
 }
 
 ZkRc Client::SetData(Listener *l, int op, const std::string &path, std::string_view data,
                      int version) {
   return Submit(NewRequest(l, op, path),
-                [&](Request *req) { return session_->SetData(req, path, data, version); });
+                [&](ZkSession &s, Request *req) { return s.SetData(req, path, data, version); });
 }
 
 ZkRc Client::Sync(Listener *l, int op, const std::string &path) {
-  return Submit(NewRequest(l, op, path), [&](Request *req) { return session_->Sync(req, path); });
+  return Submit(NewRequest(l, op, path), [&](ZkSession &s, Request *req) { return s.Sync(req, path); });
 }
 
 ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
   std::string first = ops.empty() ? std::string() : ops.front().path;
   return Submit(NewRequest(l, op, first),
-                [&](Request *req) { return session_->Multi(req, std::move(ops)); });
+                [&](ZkSession &s, Request *req) { return s.Multi(req, std::move(ops)); });
 }
 
 void Client::EnsurePath(Listener *l, int op, const std::string &path, const std::string &leaf_data) {
@@ -914,7 +914,7 @@ void Client::ReadEnsembleConfig() {
   if (!follow_ensemble_ || closed_ || !zk_connected()) return;
   Request *req = NewRequest(nullptr, 0, "/zookeeper/config");
   req->ensemble_config = true;
-  Submit(req, [&](Request *r) { return session_->GetConfig(r, kEnsembleWatcher); });
+  Submit(req, [&](ZkSession &s, Request *r) { return s.GetConfig(r, kEnsembleWatcher); });
 }
 
 void Client::OnEnsembleConfig(const ZkReply &zr) {

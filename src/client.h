@@ -236,14 +236,15 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void IoThreadMain();
 
   // ZkSink (called under mu_ from inside the session's calls).
-  void OnZkState(ZkState state) override;
-  void OnZkReply(void *request, const ZkReply &reply) override;
-  void OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) override;
-  void OnZkLog(int level, std::string_view message) override;
-  void OnZkConnectFailure(ConnectFailure failure) override;
+  void OnZkState(ZkState state) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnZkReply(void *request, const ZkReply &reply) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnZkLog(int level, std::string_view message) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnZkConnectFailure(ConnectFailure failure) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // IoDriver (called under mu_ by the loop).
-  void PrepareIo(IoPlan *plan) override;
-  void OnIo(bool readable, bool writable, bool woken) override;
+  void PrepareIo(IoPlan *plan) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnIo(bool readable, bool writable, bool woken) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Options (immutable after Create, but for connect_.hosts, which
   // SetServers and the followed ensemble change under mu_; the secrets in

@@ -261,7 +261,9 @@ int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
   // The quorum saying the node is gone is news to this hold: it is lost.
   guard->on_gone.push_back([weak = self(), node = node_] {
     auto me = std::static_pointer_cast<Contender>(weak.lock());
-    if (me && me->held_ && me->node_ == node) me->NodeGone();
+    if (!me) return;
+    me->client_->mu().AssertHeld();  // the write's answer runs under it
+    if (me->held_ && me->node_ == node) me->NodeGone();
   });
   guard->owner = owner;
   guard->token = czxid_;
@@ -721,8 +723,9 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   // in our way), so a deep queue costs one pass, not a sort of all of it.
   std::optional<int64_t> own_seq = SequenceOf(node_);
   std::vector<QueueEntry> queue = BuildQueue(*rule_, children, own_seq);
+  std::string_view own_name = node_;  // a copy the lambda may read
   auto own = std::find_if(queue.begin(), queue.end(),
-                          [&](const QueueEntry &e) { return e.name == node_; });
+                          [&](const QueueEntry &e) { return e.name == own_name; });
   if (own == queue.end()) {
     NodeGone();
     return;

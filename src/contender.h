@@ -80,34 +80,38 @@ class Contender : public Listener {
   // its events go to the group. Null gives it back.
   void SetGroup(ContenderGroup *group) { group_ = group; }
   ContenderGroup *group() const { return group_; }
-  bool idle() const { return !want_hold_ && !held_ && holds_ == 0; }
-  bool held() const { return held_; }
-  uint64_t token() const { return czxid_; }
+  // A multi-lock's members share its client, so its mutex: held for the
+  // group is held for them. Says so to the thread-safety analysis, which
+  // cannot see the alias, and checks it.
+  void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_->mu()) { client_->mu().AssertHeld(); }
+  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return !want_hold_ && !held_ && holds_ == 0; }
+  bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return held_; }
+  uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return czxid_; }
   // The check that proves `owner`'s hold, for a guarded write.
-  int GuardLocked(uint64_t owner, WriteGuard *guard);
+  int GuardLocked(uint64_t owner, WriteGuard *guard) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Whether a guarded write may touch `op`'s path (in this lock's tree).
   bool InTree(const ZkOp &op) const { return InLockTree(*rule_, path_, op); }
-  int64_t ValidForMs() const;
+  int64_t ValidForMs() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // As Acquire/Cancel/Release without taking the mutex. *started is the
   // request's number when an acquire was started (0: answered at once).
-  int AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started);
-  int TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, bool no_wait, uint64_t *started);
-  int CancelLocked();
+  int AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  int TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, bool no_wait, uint64_t *started) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  int CancelLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // `coalesce`: an async release may hold its delete back a moment for a
   // following acquire of this handle to take along (a multi-lock's members
   // are never re-acquired that way, so they say false). An async release
   // by the user returns its request id; the group's get ZKL_OK.
-  int ReleaseLocked(uint64_t owner, bool wait, bool coalesce = true);
+  int ReleaseLocked(uint64_t owner, bool wait, bool coalesce = true) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
   // Listener (client mutex held).
-  void OnReply(const Reply &reply) override;
-  void OnWatch(WatchType type, const std::string &path) override;
-  void OnConnected(bool same_session) override;
-  void OnSuspended() override;
-  void OnSessionLost(int error) override;
-  void OnTimer() override;
-  void OnClientClosed() override;
-  void WriteStats(JsonWriter &j) override;
+  void OnReply(const Reply &reply) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnWatch(WatchType type, const std::string &path) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnConnected(bool same_session) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnSuspended() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnSessionLost(int error) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnTimer() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void WriteStats(JsonWriter &j) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
  private:
   enum Op {
@@ -126,54 +130,54 @@ class Contender : public Listener {
     kDeleteCheck,      // a fixed node's retried delete: is it still ours?
   };
 
-  bool want_hold() const { return want_hold_; }
+  bool want_hold() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return want_hold_; }
   bool fixed() const { return !rule_->fixed_node().empty(); }
-  std::string OwnPath() const;
-  std::string FixedPath() const;
-  std::string NodeData() const;
+  std::string OwnPath() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  std::string FixedPath() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  std::string NodeData() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
-  void Begin();
-  void SendCreate();
-  void Check();
-  void Resync();
-  void ResyncWhenConnected();
-  void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false);
-  void Adopt(const std::string &name);
-  void SetHeld(bool held);
-  void Granted();
-  void Fail(int error);
-  void Lost(int error, uint64_t token);
+  void Begin() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void SendCreate() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Check() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Resync() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void ResyncWhenConnected() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Adopt(const std::string &name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void SetHeld(bool held) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Lost(int error, uint64_t token) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // The hold ends on zkl's own decision (max hold time, revocation): the
   // node goes and the holder hears LOST with `error`.
-  void EndHold(int error);
-  void WatchOwnNode();
-  void NodeGone();
+  void EndHold(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void WatchOwnNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void NodeGone() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Moves the own node to the doomed list and sends its delete (or, with
   // `defer`, lets a following acquire take it along). `report_released`:
   // RELEASED follows once the node is gone, carrying `release_request`.
-  void DeleteOwn(bool report_released = false, bool defer = false, uint64_t release_request = 0);
-  void SendDeletes();
-  void FlushDeferred();
-  void ArmTimer();
-  void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat);
-  void DeleteDone(const std::string &name, ZkRc rc);
-  bool Deleting(const std::string &name) const;
-  void ForgetNode();
-  void Finish(int rc);  // result of the current acquire request
+  void DeleteOwn(bool report_released = false, bool defer = false, uint64_t release_request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void SendDeletes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void FlushDeferred() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void ArmTimer() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void DeleteDone(const std::string &name, ZkRc rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  bool Deleting(const std::string &name) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void ForgetNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());  // result of the current acquire request
   // `request`: the id of the async call the event answers (0: none).
-  void Notify(int type, int error, uint64_t token, uint64_t request = 0);
+  void Notify(int type, int error, uint64_t token, uint64_t request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // The id for an async call of the user's (a group's calls get none:
   // their events go to the group).
-  uint64_t NewRequestId(Mode mode);
-  void MaybeRetire();
-  bool Submitted(ZkRc zrc);
+  uint64_t NewRequestId(Mode mode) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void MaybeRetire() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  bool Submitted(ZkRc zrc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
   std::shared_ptr<Client> client_;
   const std::string path_;
   const std::unique_ptr<Rule> rule_;
   const bool reentrant_;
   const Role role_;
-  std::string data_;  // changed by Proclaim
+  std::string data_ ABSL_GUARDED_BY(client_->mu());  // changed by Proclaim
   const std::string kind_name_;
   const absl::Duration max_hold_;
   const int on_revoke_;
@@ -182,32 +186,33 @@ class Contender : public Listener {
   ContenderGroup *group_ = nullptr;
 
   // What the user asked for.
-  bool want_hold_ = false;
-  bool destroyed_ = false;
-  uint64_t owner_ = 0;
-  uint32_t holds_ = 0;
-  Mode mode_ = Mode::kBlocking;
-  bool no_wait_ = false;  // try, or a zero timeout: fail instead of queueing
-  uint64_t request_seq_ = 0, done_seq_ = 0;
-  int done_rc_ = 0;
-  uint64_t acquire_request_ = 0;  // the pending async acquire's id (0: none)
-  bool lost_unreleased_ = false;  // LOST delivered, the owner has not released
-  uint64_t lost_owner_ = 0;
-  bool announced_waiting_ = false;
+  bool want_hold_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
+  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint32_t holds_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  Mode mode_ ABSL_GUARDED_BY(client_->mu()) = Mode::kBlocking;
+  bool no_wait_ ABSL_GUARDED_BY(client_->mu()) = false;  // try, or a zero timeout: fail instead of queueing
+  uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  int done_rc_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // the pending async acquire's id (0: none)
+  bool lost_unreleased_ ABSL_GUARDED_BY(client_->mu()) = false;  // LOST delivered, the owner has not released
+  uint64_t lost_owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  bool announced_waiting_ ABSL_GUARDED_BY(client_->mu()) = false;
   // An election candidate back in line by itself after a loss, with no
   // campaign of the user's pending: the next campaign takes over its place.
-  bool rejoining_ = false;
-  bool waited_ = false;  // this acquire was not granted at its first look
-  bool first_in_line_ = false;  // semaphore: the last look made us first waiter
+  bool rejoining_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool waited_ ABSL_GUARDED_BY(client_->mu()) = false;  // this acquire was not granted at its first look
+  bool first_in_line_ ABSL_GUARDED_BY(client_->mu()) = false;  // semaphore: the last look made us first waiter
 
   // What is true on the server, as far as we know.
-  bool held_ = false;
-  bool suspended_ = false;
-  std::string uuid_;
-  std::string node_;  // own node name; empty while unknown
-  uint64_t czxid_ = 0;
-  bool create_in_flight_ = false;
-  bool create_unknown_ = false;  // a create may have succeeded unseen
+  bool held_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
+  std::string uuid_ ABSL_GUARDED_BY(client_->mu());
+  std::string node_ ABSL_GUARDED_BY(client_->mu());  // own node name; empty while unknown
+  uint64_t czxid_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  bool create_in_flight_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool create_unknown_ ABSL_GUARDED_BY(client_->mu()) = false;  // a create may have succeeded unseen
   // Nodes of earlier acquisitions being deleted (retried after a
   // connection loss until gone). A release by zkl_lock_release_async
   // reports RELEASED when its node is gone.
@@ -223,33 +228,40 @@ class Contender : public Listener {
     bool verify = false;
     uint64_t release_request = 0;  // the async release RELEASED answers
   };
-  std::vector<Doomed> doomed_;
-  std::vector<Doomed>::iterator FindDoomed(std::string_view name);
-  void DeleteCheckDone(const std::string &name, const Reply &r);
-  std::string coalesced_;  // the doomed node a pending multi deletes
-  absl::Time acquire_deadline_ = absl::InfiniteFuture();
-  absl::Time hold_deadline_ = absl::InfiniteFuture();  // max hold time
-  bool revoke_seen_ = false;  // REVOKE_REQUESTED delivered for this hold
-  absl::Time flush_deadline_ = absl::InfiniteFuture();
-  bool resync_needed_ = false;
-  int create_attempts_ = 0;
-  std::string watched_;  // the node (or, for children watches, the parent)
-  bool holds_when_watched_goes_ = false;
+  std::vector<Doomed> doomed_ ABSL_GUARDED_BY(client_->mu());
+  std::vector<Doomed>::iterator FindDoomed(std::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void DeleteCheckDone(const std::string &name, const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  std::string coalesced_ ABSL_GUARDED_BY(client_->mu());  // the doomed node a pending multi deletes
+  absl::Time acquire_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
+  absl::Time hold_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();  // max hold time
+  bool revoke_seen_ ABSL_GUARDED_BY(client_->mu()) = false;  // REVOKE_REQUESTED delivered for this hold
+  absl::Time flush_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
+  bool resync_needed_ ABSL_GUARDED_BY(client_->mu()) = false;
+  int create_attempts_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  std::string watched_ ABSL_GUARDED_BY(client_->mu());  // the node (or, for children watches, the parent)
+  bool holds_when_watched_goes_ ABSL_GUARDED_BY(client_->mu()) = false;
 
   // Statistics (docs/STATISTICS.md).
-  void SetSuspended(bool suspended);
-  void CountLoss(int error);
-  uint64_t acquisitions_ = 0;
-  uint64_t failed_timeout_ = 0, failed_canceled_ = 0, failed_other_ = 0;
-  uint64_t losses_ = 0;
-  uint64_t lost_session_ = 0, lost_node_ = 0, lost_auth_ = 0, lost_max_hold_ = 0, lost_revoked_ = 0,
-           lost_closed_ = 0;
-  uint64_t revocations_ = 0;
-  Histogram wait_ms_, hold_ms_;
-  absl::Time acquire_started_ = absl::InfinitePast();
-  absl::Time granted_at_ = absl::InfinitePast();
-  absl::Time suspended_since_ = absl::InfinitePast();
-  int64_t suspended_ms_ = 0;
+  void SetSuspended(bool suspended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void CountLoss(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  uint64_t acquisitions_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t failed_timeout_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t failed_canceled_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t failed_other_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t losses_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_session_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_node_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_auth_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_max_hold_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_revoked_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_closed_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t revocations_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  Histogram wait_ms_ ABSL_GUARDED_BY(client_->mu());
+  Histogram hold_ms_ ABSL_GUARDED_BY(client_->mu());
+  absl::Time acquire_started_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
+  absl::Time granted_at_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
+  absl::Time suspended_since_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
+  int64_t suspended_ms_ ABSL_GUARDED_BY(client_->mu()) = 0;
 };
 
 }  // namespace zkl

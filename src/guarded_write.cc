@@ -34,7 +34,7 @@ class GuardedWrite : public Listener {
         request_id_(request_id),
         async_(async) {}
 
-  void OnReply(const Reply &r) override {
+  void OnReply(const Reply &r) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (r.op != kMulti || done_) return;
     const size_t nguard = guard_.checks.size();
     if (r.rc == ZkRc::kOk && r.results != nullptr && r.results->size() == nguard + ops_->ops.size()) {
@@ -79,9 +79,9 @@ class GuardedWrite : public Listener {
   // The connection loss itself answers the request (kConnectionLoss).
   void OnSuspended() override {}
   // Given up with the session: the write may have landed before it ended.
-  void OnSessionLost(int) override { Finish(ZKL_EINDOUBT); }
+  void OnSessionLost(int) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Finish(ZKL_EINDOUBT); }
   void OnTimer() override {}
-  void OnClientClosed() override { Finish(ZKL_ECLOSED); }
+  void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Finish(ZKL_ECLOSED); }
 
   int Send() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     std::vector<ZkOp> all = guard_.checks;
@@ -90,8 +90,10 @@ class GuardedWrite : public Listener {
     if (rc == ZkRc::kOk) return ZKL_OK;
     return IsConnectionError(rc) ? ZKL_ECONNECTION : ZkError(rc);  // nothing sent
   }
-  bool done() const { return done_; }
-  int rc() const { return rc_; }
+  // Created on `client`, whose mutex the caller holds: tells the analysis.
+  void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_.mu()) { client_.mu().AssertHeld(); }
+  bool done() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return done_; }
+  int rc() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return rc_; }
   const zkl_ops &ops() const { return *ops_; }
 
  private:
@@ -131,8 +133,8 @@ class GuardedWrite : public Listener {
   const std::shared_ptr<zkl_ops> ops_;
   const uint64_t request_id_;
   const bool async_;
-  bool done_ = false;
-  int rc_ = 0;
+  bool done_ ABSL_GUARDED_BY(client_.mu()) = false;
+  int rc_ ABSL_GUARDED_BY(client_.mu()) = 0;
 };
 
 }  // namespace
@@ -180,6 +182,7 @@ int RunGuardedWrite(Client &client, WriteGuard guard, zkl_ops *ops, bool async) 
   auto w = std::make_shared<GuardedWrite>(client, std::move(guard), std::move(copy), id, async);
   RegisterHandle(w);  // the registry keeps it until it is done
   client.AddListener(w);
+  w->AssertLocked();
   if (int rc = w->Send()) {
     w->Forget();
     return rc;

@@ -32,7 +32,7 @@ class Inspector : public Listener {
     return rule_->Decide(queue, i).holds;
   }
 
-  void OnReply(const Reply &r) override {
+  void OnReply(const Reply &r) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (r.op == kSync) {
       if (r.rc != ZkRc::kOk) return Finish(ZkError(r.rc));
       return Read();
@@ -78,11 +78,13 @@ class Inspector : public Listener {
   void OnWatch(WatchType, const std::string &) override {}
   void OnConnected(bool) override {}
   void OnSuspended() override {}
-  void OnSessionLost(int) override { Finish(ZKL_ESESSION); }
+  void OnSessionLost(int) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Finish(ZKL_ESESSION); }
   void OnTimer() override {}
-  void OnClientClosed() override { Finish(ZKL_ECLOSED); }
+  void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Finish(ZKL_ECLOSED); }
 
-  void Start() {
+  // Made on a client whose mutex the caller holds: tells the analysis.
+  void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_.mu()) { client_.mu().AssertHeld(); }
+  void Start() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     // The server we talk to first catches up with the leader: what follows
     // is at least as new as the quorum's state now.
     if (sync_first_) {
@@ -91,13 +93,13 @@ class Inspector : public Listener {
       Read();
     }
   }
-  void Read() {
+  void Read() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (semaphore_) client_.GetData(this, kLeases, path_, false);  // answered first
     client_.GetChildren(this, kChildren, path_, false);
   }
-  bool done() const { return done_; }
-  int rc() const { return rc_; }
-  std::vector<Participant> TakeResult() {
+  bool done() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return done_; }
+  int rc() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return rc_; }
+  std::vector<Participant> TakeResult() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     std::vector<Participant> out;
     for (auto &p : result_) {
       if (p.present) out.push_back(std::move(p));  // skip nodes gone meanwhile
@@ -107,7 +109,7 @@ class Inspector : public Listener {
 
  private:
   enum { kChildren = 1, kLeases = 2, kSync = 3, kData = 16 };
-  void Finish(int rc) {
+  void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (done_) return;
     done_ = true;
     rc_ = rc;
@@ -119,10 +121,10 @@ class Inspector : public Listener {
   std::unique_ptr<Rule> rule_;
   const bool read_write_, semaphore_, sync_first_;
   const std::unique_ptr<Rule> read_ = MakeReadRule(), write_ = MakeWriteRule();
-  std::vector<Participant> result_;
-  size_t pending_ = 0;
-  bool done_ = false;
-  int rc_ = 0;
+  std::vector<Participant> result_ ABSL_GUARDED_BY(client_.mu());
+  size_t pending_ ABSL_GUARDED_BY(client_.mu()) = 0;
+  bool done_ ABSL_GUARDED_BY(client_.mu()) = false;
+  int rc_ ABSL_GUARDED_BY(client_.mu()) = 0;
 };
 
 }  // namespace
@@ -135,6 +137,7 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
       std::make_shared<Inspector>(client, path, std::move(rule), read_write, semaphore, sync_first);
   inspector->BindSelf(inspector);
   MutexLock lock(&client.mu());
+  inspector->AssertLocked();
   if (client.closed()) return ZKL_ECLOSED;
   absl::Time deadline = MonoDeadline(timeout_ms);
   // Wait for a session first: requests sent while connecting would only fail.

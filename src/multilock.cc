@@ -24,6 +24,7 @@ int Multilock::Create(std::shared_ptr<Client> client, std::vector<std::shared_pt
     const Contender &m = *members[i];
     if (&m.client() != client.get() || m.reentrant()) return ZKL_EINVAL;
     if (i > 0 && members[i - 1]->path() == m.path()) return ZKL_EINVAL;
+    m.AssertLocked();
     if (m.group() != nullptr || !m.idle()) return ZKL_EBUSY;
   }
   std::shared_ptr<Multilock> ml(new Multilock(client, std::move(members), cb, user_data));
@@ -41,7 +42,10 @@ size_t Multilock::IndexOf(const Contender *member) const {
 }
 
 bool Multilock::AllHeld() const {
-  return std::all_of(members_.begin(), members_.end(), [](const auto &m) { return m->held(); });
+  return std::all_of(members_.begin(), members_.end(), [](const auto &m) {
+    m->AssertLocked();
+    return m->held();
+  });
 }
 
 int Multilock::Acquire(uint64_t owner, int64_t timeout_ms, Contender::Mode mode) {
@@ -78,7 +82,9 @@ void Multilock::TakeNext() {
     left = std::max<int64_t>(0, absl::ToInt64Milliseconds(deadline_ - MonoNow()));
   }
   uint64_t started = 0;
-  int rc = members_[next_]->AcquireLocked(owner_, left, Contender::Mode::kAsync, &started);
+  Contender &member = *members_[next_];
+  member.AssertLocked();
+  int rc = member.AcquireLocked(owner_, left, Contender::Mode::kAsync, &started);
   if (rc != ZKL_OK) Fail(rc);
   // Otherwise its ACQUIRED or ACQUIRE_FAILED comes to OnMemberEvent.
 }
@@ -96,7 +102,11 @@ void Multilock::Fail(int error) {
   acquiring_ = false;
   // A try (or zero timeout) that met a taken member says "not now".
   if (mode_ == Contender::Mode::kTry && error == ZKL_ETIMEDOUT) error = ZKL_EAGAIN;
-  if (next_ < members_.size()) members_[next_]->CancelLocked();  // its event is ignored now
+  if (next_ < members_.size()) {
+    Contender &member = *members_[next_];
+    member.AssertLocked();
+    member.CancelLocked();  // its event is ignored now
+  }
   ReleaseTaken(/*report=*/false);
   if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRE_FAILED, error, acquire_request_);
   Finish(error);
@@ -106,6 +116,7 @@ void Multilock::ReleaseTaken(bool report) {
   report_release_ = report;
   for (auto &m : members_) {
     // All at once, none held back for a coalesced re-acquire.
+    m->AssertLocked();
     if (m->held() && m->ReleaseLocked(owner_, /*wait=*/false, /*coalesce=*/false) == ZKL_OK) {
       ++releasing_;
     }
@@ -165,7 +176,10 @@ int Multilock::ValidFor(int64_t *ms) {
   if (destroyed_) return ZKL_EBADHANDLE;
   if (!held_) return ZKL_ENOTHELD;
   int64_t least = INT64_MAX;
-  for (auto &m : members_) least = std::min(least, m->ValidForMs());
+  for (auto &m : members_) {
+    m->AssertLocked();
+    least = std::min(least, m->ValidForMs());
+  }
   *ms = least;
   return least > 0 ? ZKL_OK : ZKL_ENOTHELD;
 }
@@ -175,6 +189,7 @@ int Multilock::FencingToken(const std::string &path, uint64_t *out) {
   if (destroyed_) return ZKL_EBADHANDLE;
   for (auto &m : members_) {
     if (m->path() != path) continue;
+    m->AssertLocked();
     if (!held_ || !m->held()) return ZKL_ENOTHELD;
     *out = m->token();
     return ZKL_OK;
@@ -198,8 +213,10 @@ int Multilock::Write(uint64_t owner, zkl_ops *ops, bool async) {
   // Every member's node, checked in the one multi: all held, or nothing.
   WriteGuard guard;
   for (auto &m : members_) {
+    m->AssertLocked();
     if (int rc = m->GuardLocked(owner_, &guard)) return rc;
   }
+  members_.front()->AssertLocked();
   guard.token = members_.front()->token();
   guard.handle = self_.lock();
   guard.cb = cb_;
@@ -263,7 +280,10 @@ void Multilock::OnMemberEvent(Contender *member, int type, int error, uint64_t t
       break;
     case ZKL_EVENT_RESTORED:
       if (held_ && suspended_ &&
-          std::all_of(members_.begin(), members_.end(), [](const auto &m) { return m->ValidForMs() > 0; })) {
+          std::all_of(members_.begin(), members_.end(), [](const auto &m) {
+            m->AssertLocked();
+            return m->ValidForMs() > 0;
+          })) {
         suspended_ = false;
         Notify(ZKL_EVENT_RESTORED, 0);
       }
@@ -290,7 +310,12 @@ void Multilock::Notify(int type, int error, uint64_t request) {
   ev->error = error;
   ev->request_id = request;
   ev->owner = owner_;
-  ev->fencing_token = members_.empty() ? 0 : members_.front()->token();
+  uint64_t token = 0;
+  if (!members_.empty()) {
+    members_.front()->AssertLocked();
+    token = members_.front()->token();
+  }
+  ev->fencing_token = token;
   ev->handle = self_.lock();
   ev->cb = cb_;
   ev->user_data = user_data_;

@@ -38,22 +38,22 @@ class Multilock : public Handle, public ContenderGroup {
   void Destroy();
 
   // ContenderGroup (client mutex held).
-  void OnMemberEvent(Contender *member, int type, int error, uint64_t token) override;
+  void OnMemberEvent(Contender *member, int type, int error, uint64_t token) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
  private:
   Multilock(std::shared_ptr<Client> client, std::vector<std::shared_ptr<Contender>> members,
             zkl_event_cb cb, void *user_data);
-  size_t IndexOf(const Contender *member) const;
-  void TakeNext();
-  void Granted();
+  size_t IndexOf(const Contender *member) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void TakeNext() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Ends the pending acquire with `error` (everything taken is released).
-  void Fail(int error);
+  void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Releases every member taken so far (async); `report` counts RELEASED.
-  void ReleaseTaken(bool report);
-  void Finish(int rc);
+  void ReleaseTaken(bool report) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // `request`: the id of the async call the event answers (0: none).
-  void Notify(int type, int error, uint64_t request = 0);
-  bool AllHeld() const;
+  void Notify(int type, int error, uint64_t request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  bool AllHeld() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
   std::shared_ptr<Client> client_;
   std::weak_ptr<Handle> self_;  // for the events' handle
@@ -61,20 +61,23 @@ class Multilock : public Handle, public ContenderGroup {
   const zkl_event_cb cb_;
   void *const user_data_;
 
-  bool destroyed_ = false;
-  bool acquiring_ = false;
-  bool held_ = false;
-  bool suspended_ = false;
-  bool lost_unreleased_ = false;
-  uint64_t owner_ = 0, lost_owner_ = 0;
-  Contender::Mode mode_ = Contender::Mode::kBlocking;
-  absl::Time deadline_ = absl::InfiniteFuture();
-  size_t next_ = 0;           // the member being taken
-  size_t releasing_ = 0;      // members whose async release is still running
-  bool report_release_ = false;
-  uint64_t acquire_request_ = 0, release_request_ = 0;  // async calls' ids
-  uint64_t request_seq_ = 0, done_seq_ = 0;
-  int done_rc_ = 0;
+  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool acquiring_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool held_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool lost_unreleased_ ABSL_GUARDED_BY(client_->mu()) = false;
+  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t lost_owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  Contender::Mode mode_ ABSL_GUARDED_BY(client_->mu()) = Contender::Mode::kBlocking;
+  absl::Time deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
+  size_t next_ ABSL_GUARDED_BY(client_->mu()) = 0;           // the member being taken
+  size_t releasing_ ABSL_GUARDED_BY(client_->mu()) = 0;      // members whose async release is still running
+  bool report_release_ ABSL_GUARDED_BY(client_->mu()) = false;
+  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t release_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // async calls' ids
+  uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  int done_rc_ ABSL_GUARDED_BY(client_->mu()) = 0;
 };
 
 }  // namespace zkl

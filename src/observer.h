@@ -24,9 +24,9 @@ class Observer : public Listener {
   // The current leader's term (its node's czxid), or the same errors.
   int Term(uint64_t *out);
 
-  void OnReply(const Reply &reply) override;
-  void OnWatch(WatchType type, const std::string &path) override;
-  void OnConnected(bool same_session) override;
+  void OnReply(const Reply &reply) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnWatch(WatchType type, const std::string &path) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnConnected(bool same_session) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnSuspended() override {}
   void OnSessionLost(int) override {}
   void OnTimer() override {}
@@ -34,8 +34,8 @@ class Observer : public Listener {
 
  private:
   enum Op { kChildren = 1, kLeaderData, kExists };
-  void Check();
-  void SetLeader(bool known, std::string id, uint64_t term);
+  void Check() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void SetLeader(bool known, std::string id, uint64_t term) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   int ProvenCurrent() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
   std::shared_ptr<Client> client_;
@@ -43,11 +43,11 @@ class Observer : public Listener {
   const std::unique_ptr<Rule> rule_;
   const zkl_event_cb cb_;
   void *const user_data_;
-  bool destroyed_ = false;
-  bool known_ = false;
-  std::string leader_;
-  std::string leader_node_;
-  uint64_t term_ = 0;
+  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
+  bool known_ ABSL_GUARDED_BY(client_->mu()) = false;
+  std::string leader_ ABSL_GUARDED_BY(client_->mu());
+  std::string leader_node_ ABSL_GUARDED_BY(client_->mu());
+  uint64_t term_ ABSL_GUARDED_BY(client_->mu()) = 0;
 };
 
 }  // namespace zkl

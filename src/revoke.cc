@@ -18,25 +18,27 @@ class Revoker : public Listener {
  public:
   explicit Revoker(Client &client) : Listener(HandleKind::kObserver), client_(client) {}
 
-  void Send(const std::vector<std::string> &paths) {
+  // Made on a client whose mutex the caller holds: tells the analysis.
+  void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_.mu()) { client_.mu().AssertHeld(); }
+  void Send(const std::vector<std::string> &paths) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     pending_ = paths.size();
     for (const std::string &p : paths) {
       if (client_.SetData(this, 1, p, kRevokeMarker, -1) != ZkRc::kOk) Answer(ZkRc::kConnectionLoss);
     }
   }
-  bool done() const { return pending_ == 0; }
-  int result() const { return error_ != 0 ? error_ : asked_; }
+  bool done() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return pending_ == 0; }
+  int result() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { return error_ != 0 ? error_ : asked_; }
 
-  void OnReply(const Reply &r) override { Answer(r.rc); }
+  void OnReply(const Reply &r) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Answer(r.rc); }
   void OnWatch(WatchType, const std::string &) override {}
   void OnConnected(bool) override {}
   void OnSuspended() override {}
-  void OnSessionLost(int) override { Fail(ZKL_ESESSION); }
+  void OnSessionLost(int) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Fail(ZKL_ESESSION); }
   void OnTimer() override {}
-  void OnClientClosed() override { Fail(ZKL_ECLOSED); }
+  void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) { Fail(ZKL_ECLOSED); }
 
  private:
-  void Answer(ZkRc rc) {
+  void Answer(ZkRc rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (pending_ == 0) return;
     if (rc == ZkRc::kOk) {
       ++asked_;
@@ -45,16 +47,16 @@ class Revoker : public Listener {
     }
     if (--pending_ == 0) client_.Changed();
   }
-  void Fail(int error) {
+  void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_.mu()) {
     if (error_ == 0) error_ = error;
     pending_ = 0;
     client_.Changed();
   }
 
   Client &client_;
-  size_t pending_ = 0;
-  int asked_ = 0;
-  int error_ = 0;
+  size_t pending_ ABSL_GUARDED_BY(client_.mu()) = 0;
+  int asked_ ABSL_GUARDED_BY(client_.mu()) = 0;
+  int error_ ABSL_GUARDED_BY(client_.mu()) = 0;
 };
 
 }  // namespace
@@ -73,6 +75,7 @@ int Revoke(Client &client, const std::string &path, std::unique_ptr<Rule> rule, 
   revoker->BindSelf(revoker);
   MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;
+  revoker->AssertLocked();
   revoker->Send(targets);
   while (!revoker->done()) {
     if (client.Await(deadline) && !revoker->done()) return ZKL_ETIMEDOUT;

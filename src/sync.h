@@ -47,6 +47,7 @@ class ABSL_LOCKABLE Mutex {
   void Unlock() ABSL_UNLOCK_FUNCTION() { m_.unlock(); }
   void ReaderLock() ABSL_SHARED_LOCK_FUNCTION() { m_.lock(); }
   void ReaderUnlock() ABSL_UNLOCK_FUNCTION() { m_.unlock(); }
+  void AssertHeld() const ABSL_ASSERT_EXCLUSIVE_LOCK() {}
   // BasicLockable, for std::condition_variable_any.
   void lock() { m_.lock(); }
   void unlock() { m_.unlock(); }
