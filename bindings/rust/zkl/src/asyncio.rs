@@ -15,7 +15,7 @@ use tokio::io::unix::AsyncFd;
 use tokio::io::Interest;
 use zkl_sys as sys;
 
-use crate::client::{ClientInner, RouterState};
+use crate::client::{Answer, Call, ClientInner, Contender, RouterState, Slot};
 use crate::error::At;
 use crate::{
     timeout_ms, Client, ClientBuilder, Election, ElectionStatus, Error, ErrorKind, Event, Lock, LockGuard, Observer,
@@ -134,6 +134,142 @@ impl Drop for Waiter {
     }
 }
 
+/// The one async call (acquire, campaign, guarded write) of a future of
+/// this crate: sent on the first poll, under the router lock together with
+/// the filing of its request id in the handle's slot, so that its answer,
+/// which carries that id, cannot be filed before the id is known and can
+/// reach no other call.
+pub(crate) struct Request {
+    key: usize,
+    state: RequestState,
+    /// The handle's loss count when the call started (see
+    /// `ClientInner::lost_gen`).
+    lost_gen: u64,
+    /// What a drop before the answer cancels and gives back (an acquire or
+    /// campaign); a guarded write cannot be taken back.
+    contender: Option<Contender>,
+    waiter: Waiter,
+}
+
+#[derive(Clone, Copy)]
+enum RequestState {
+    Init,
+    Waiting(u64),
+    Done,
+}
+
+impl Request {
+    /// A call on the handle whose slot key is `key`.
+    pub(crate) fn new(client: &Client, key: usize) -> Request {
+        Request { key, state: RequestState::Init, lost_gen: 0, contender: None, waiter: Waiter::new(client) }
+    }
+
+    pub(crate) fn started(&self) -> bool {
+        !matches!(self.state, RequestState::Init)
+    }
+
+    /// The handle's loss count when the call started.
+    pub(crate) fn lost_gen(&self) -> u64 {
+        self.lost_gen
+    }
+
+    /// Starts the call with `send` (its request id, or an error code) on
+    /// the first poll, then waits for its answer; `take` reads it under the
+    /// router lock, with the handle's slot.
+    pub(crate) fn poll<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        contender: Option<Contender>,
+        send: impl FnOnce() -> Result<i32>,
+        take: impl FnOnce(&Slot, Answer) -> T,
+    ) -> Poll<Result<T>> {
+        if let RequestState::Init = self.state {
+            self.state = RequestState::Done;
+            let inner = &self.waiter.client.inner;
+            let mut st = inner.router.lock();
+            inner.drain(&mut st); // see ClientInner::lost_gen
+            let id = match send().and_then(crate::error::check) {
+                Ok(id) => id as u64,
+                Err(e) => return Poll::Ready(Err(e)),
+            };
+            let Some(slot) = st.slots.get_mut(&self.key) else {
+                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
+            };
+            slot.calls.insert(id, Call::Waiting);
+            self.lost_gen = slot.lost_gen;
+            self.contender = contender;
+            self.state = RequestState::Waiting(id);
+        }
+        let RequestState::Waiting(id) = self.state else {
+            panic!("future polled after completion");
+        };
+        let key = self.key;
+        let r = self.waiter.poll(cx, |st| {
+            let slot = st.slots.get_mut(&key)?;
+            match slot.calls.remove(&id)? {
+                Call::Answered(answer) => Some(take(slot, answer)),
+                waiting => {
+                    slot.calls.insert(id, waiting);
+                    None
+                }
+            }
+        });
+        if let Poll::Ready(Ok(_)) = r {
+            self.state = RequestState::Done;
+        }
+        r // an error of the wait keeps Waiting: the drop cancels
+    }
+
+    /// [`Request::poll`] of an acquire or campaign: the fencing token.
+    pub(crate) fn poll_acquire(
+        &mut self,
+        cx: &mut Context<'_>,
+        contender: Contender,
+        timeout_ms: i64,
+        take: impl FnOnce(&Slot, &Result<u64>),
+    ) -> Poll<Result<u64>> {
+        let key = self.key;
+        let send = || Ok(contender.acquire_async(key, timeout_ms));
+        let r = self.poll(cx, Some(contender), send, |slot, answer| {
+            let held = answer.held();
+            take(slot, &held);
+            held
+        });
+        r.map(|r| r.and_then(|held| held))
+    }
+}
+
+impl Drop for Request {
+    /// A call still waiting for its answer is forgotten: a guarded write's
+    /// answer then reaches the event queue; an acquire or campaign is
+    /// cancelled, and a success, answered already or later, given back.
+    fn drop(&mut self) {
+        let RequestState::Waiting(id) = self.state else { return };
+        let inner = &self.waiter.client.inner;
+        let mut st = inner.router.lock();
+        inner.drain(&mut st);
+        let Some(slot) = st.slots.get_mut(&self.key) else { return };
+        let call = slot.calls.remove(&id);
+        let Some(contender) = self.contender else { return };
+        match call {
+            Some(Call::Answered(Answer::Held(Ok(_)))) => contender.give_back(self.key),
+            Some(Call::Waiting) => {
+                // Still pending in libzkl (no other async acquire of this
+                // handle can be: libzkl refuses a second one while ours
+                // runs), or answered but not yet taken from the queue. The
+                // answer is ours by its id whenever it is filed: a success
+                // is given back then. libzkl queues the answer in the same
+                // step that ends the request, so after the cancel it is in
+                // the queue whatever the race: file it now.
+                slot.calls.insert(id, Call::Abandoned(contender));
+                contender.cancel(self.key);
+                inner.drain(&mut st);
+            }
+            _ => {}
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Client
 // ---------------------------------------------------------------------------
@@ -227,8 +363,7 @@ impl Lock {
             lock: self.clone(),
             owner: DEFAULT_OWNER,
             timeout_ms: -1,
-            state: AcquireState::Init,
-            waiter: Waiter::new(self.client()),
+            request: Request::new(self.client(), self.raw() as usize),
         }
     }
 }
@@ -239,14 +374,7 @@ pub struct Acquire {
     lock: Lock,
     owner: u64,
     timeout_ms: i64,
-    state: AcquireState,
-    waiter: Waiter,
-}
-
-enum AcquireState {
-    Init,
-    Waiting { ticket: u64, lost_gen: u64 },
-    Done,
+    request: Request,
 }
 
 impl Acquire {
@@ -254,10 +382,6 @@ impl Acquire {
         "Acquire for this owner token (reentrant locks count holds per owner).",
         "no node is left behind."
     );
-
-    fn key(&self) -> usize {
-        self.lock.raw() as usize
-    }
 }
 
 impl Future for Acquire {
@@ -265,92 +389,10 @@ impl Future for Acquire {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<LockGuard>> {
         let this = self.get_mut();
-        this.poll_acquire(cx).map(|r| r.at("acquire", this.lock.path()))
-    }
-}
-
-impl Acquire {
-    fn poll_acquire(&mut self, cx: &mut Context<'_>) -> Poll<Result<LockGuard>> {
-        let this = self;
-        let key = this.key();
-        if let AcquireState::Init = this.state {
-            let inner = &this.lock.client().inner;
-            let mut st = inner.router.lock();
-            inner.drain(&mut st); // see ClientInner::lost_gen
-            // Start and take a ticket atomically with respect to other
-            // starts: answers come back in start order.
-            let rc = unsafe { sys::zkl_lock_acquire_async(this.lock.raw(), this.owner, this.timeout_ms) };
-            if rc < 0 {
-                this.state = AcquireState::Done;
-                return Poll::Ready(Err(Error::from_code(rc)));
-            }
-            let Some(slot) = st.slots.get_mut(&key) else {
-                this.state = AcquireState::Done;
-                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
-            };
-            slot.issued += 1;
-            this.state = AcquireState::Waiting { ticket: slot.issued, lost_gen: slot.lost_gen };
-        }
-        let AcquireState::Waiting { ticket, lost_gen } = this.state else {
-            panic!("Acquire polled after completion");
-        };
-        match this.waiter.poll(cx, |st| st.slots.get_mut(&key)?.results.remove(&ticket)) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)), // keeps Waiting: Drop cancels
-            Poll::Ready(Ok(result)) => {
-                this.state = AcquireState::Done;
-                Poll::Ready(result.map(|token| this.lock.guard(this.owner, token, lost_gen)))
-            }
-        }
-    }
-}
-
-impl Drop for Acquire {
-    fn drop(&mut self) {
-        let AcquireState::Waiting { ticket, .. } = self.state else { return };
-        let raw = self.lock.raw();
-        // SAFETY (both): raw is the live handle the acquire was made on.
-        abandon(
-            &self.lock.client().inner,
-            self.key(),
-            ticket,
-            self.owner,
-            || unsafe { sys::zkl_lock_release_async(raw, self.owner) },
-            || unsafe { sys::zkl_lock_cancel(raw) },
-        );
-    }
-}
-
-/// The drop of an acquire future (a lock's or a multi-lock's) still
-/// waiting for answer `ticket` of handle `key`: a grant is given back with
-/// `release`; a pending request is marked abandoned and `cancel`led.
-pub(crate) fn abandon<R, C>(inner: &ClientInner, key: usize, ticket: u64, owner: u64, release: R, cancel: C)
-where
-    R: FnOnce() -> i32,
-    C: FnOnce() -> i32,
-{
-    let mut st = inner.router.lock();
-    inner.drain(&mut st);
-    let Some(slot) = st.slots.get_mut(&key) else { return };
-    match slot.results.remove(&ticket) {
-        // Granted, but nobody is left to hold it.
-        Some(Ok(_)) => {
-            release();
-        }
-        Some(Err(_)) => {}
-        None => {
-            // Still pending in libzkl (no other acquire of this handle can
-            // have started: starts take the router lock, and libzkl refuses
-            // a second one while ours runs) — or answered but not yet taken
-            // from the queue. Either way the next answer filed for this
-            // handle is ours: mark it abandoned (a success is then released
-            // by the router), cancel, and file again. libzkl queues the
-            // answer in the same step that ends the request, so after the
-            // cancel it is in the queue whatever the race.
-            slot.abandoned.insert(ticket, owner);
-            cancel();
-            inner.drain(&mut st);
-        }
+        let (owner, timeout) = (this.owner, this.timeout_ms);
+        let r = this.request.poll_acquire(cx, Contender::Lock(owner), timeout, |_, _| ());
+        let lost_gen = this.request.lost_gen();
+        r.map(|r| r.map(|token| this.lock.guard(owner, token, lost_gen)).at("acquire", this.lock.path()))
     }
 }
 
@@ -400,7 +442,8 @@ impl Election {
     /// # Ok(()) }
     /// ```
     pub fn campaign(&self) -> Campaign {
-        Campaign { election: self.clone(), timeout_ms: -1, state: CampaignState::Init, waiter: Waiter::new(self.client()) }
+        let request = Request::new(self.client(), self.raw() as usize);
+        Campaign { election: self.clone(), timeout_ms: -1, request }
     }
 
     /// Waits for a status this participant's user has not seen yet (see
@@ -416,14 +459,7 @@ impl Election {
 pub struct Campaign {
     election: Election,
     timeout_ms: i64,
-    state: CampaignState,
-    waiter: Waiter,
-}
-
-enum CampaignState {
-    Init,
-    Waiting { ticket: u64 },
-    Done,
+    request: Request,
 }
 
 impl Campaign {
@@ -440,77 +476,18 @@ impl Future for Campaign {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<u64>> {
         let this = self.get_mut();
-        this.poll_campaign(cx).map(|r| r.at("campaign", this.election.path()))
-    }
-}
-
-impl Campaign {
-    fn poll_campaign(&mut self, cx: &mut Context<'_>) -> Poll<Result<u64>> {
-        let this = self;
-        let key = this.election.raw() as usize;
-        if let CampaignState::Init = this.state {
-            if this.election.is_leader() {
-                this.state = CampaignState::Done;
-                return Poll::Ready(this.election.fencing_token());
-            }
-            let inner = &this.election.client().inner;
-            let mut st = inner.router.lock();
-            inner.drain(&mut st);
-            // Start and take a ticket atomically with respect to other
-            // starts: answers (ELECTED or ACQUIRE_FAILED) come in order.
-            let rc = unsafe { sys::zkl_election_acquire_async(this.election.raw(), this.timeout_ms) };
-            if rc < 0 {
-                this.state = CampaignState::Done;
-                return Poll::Ready(Err(Error::from_code(rc)));
-            }
-            let Some(slot) = st.slots.get_mut(&key) else {
-                this.state = CampaignState::Done;
-                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
-            };
-            slot.issued += 1;
-            this.state = CampaignState::Waiting { ticket: slot.issued };
-        }
-        let CampaignState::Waiting { ticket } = this.state else {
-            panic!("Campaign polled after completion");
-        };
         let election = &this.election;
-        let r = this.waiter.poll(cx, |st| {
-            let slot = st.slots.get_mut(&key)?;
-            let result = slot.results.remove(&ticket)?;
-            if result.is_ok() {
+        if !this.request.started() && election.is_leader() {
+            // Leader already: the current term, without a call.
+            return Poll::Ready(election.fencing_token());
+        }
+        let r = this.request.poll_acquire(cx, Contender::Election, this.timeout_ms, |slot, held| {
+            if held.is_ok() {
                 // The status it reports is this answer: seen.
                 election.inner.seen.store(slot.election_gen, Ordering::Release);
             }
-            Some(result)
         });
-        match r {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)), // keeps Waiting: Drop cancels
-            Poll::Ready(Ok(result)) => {
-                this.state = CampaignState::Done;
-                Poll::Ready(result)
-            }
-        }
-    }
-}
-
-impl Drop for Campaign {
-    fn drop(&mut self) {
-        let CampaignState::Waiting { ticket } = self.state else { return };
-        let key = self.election.raw() as usize;
-        let inner = &self.election.client().inner;
-        let mut st = inner.router.lock();
-        inner.drain(&mut st);
-        let Some(slot) = st.slots.get_mut(&key) else { return };
-        if slot.results.remove(&ticket).is_none() {
-            // Still waiting (or answered, not yet taken): the next answer
-            // filed for this participant is ours and nobody wants it. Cancel
-            // leaves the line; an election won meanwhile is kept (a cancel
-            // never resigns).
-            slot.abandoned.insert(ticket, 0);
-            unsafe { sys::zkl_election_cancel(self.election.raw()) };
-            inner.drain(&mut st);
-        }
+        r.map(|r| r.at("campaign", election.path()))
     }
 }
 

@@ -698,11 +698,13 @@ pub struct Participant {
 // One client queue feeds many consumers (blocking waiters, futures, the
 // user's event loop), possibly on several threads at once. Whoever pumps
 // takes the events out of libzkl under `Router::state` and files each one:
-// results of async acquires to the future that started them (by ticket),
-// lock/election/observer news to the handle's slot, and everything the user
-// may want to see to the backlog. Every filing wakes blocked threads (the
-// condvar, plus zkl_client_wakeup for the one parked in zkl_client_wait)
-// and registered futures, so no waiter misses an event another one pumped.
+// the answer to an async call of this crate (acquire, campaign, guarded
+// write) to the future that made it, by the request id the call returned
+// and the event carries; lock/election/observer news to the handle's slot;
+// and everything the user may want to see to the backlog. Every filing
+// wakes blocked threads (the condvar, plus zkl_client_wakeup for the one
+// parked in zkl_client_wait) and registered futures, so no waiter misses an
+// event another one pumped.
 
 #[derive(Default)]
 pub(crate) struct Router {
@@ -728,14 +730,9 @@ pub(crate) struct RouterState {
 /// What the router knows about one handle.
 #[derive(Default)]
 pub(crate) struct Slot {
-    /// Async acquires started / answered (tickets are numbered from 1).
-    pub(crate) issued: u64,
-    pub(crate) resolved: u64,
-    /// Answers not yet taken by their future: ticket → (owner, result).
-    pub(crate) results: HashMap<u64, Result<u64>>,
-    /// Futures dropped before their answer: ticket → owner. A success for
-    /// one of these is released at once.
-    pub(crate) abandoned: HashMap<u64, u64>,
+    /// Async calls started by a future of this crate on this handle, by the
+    /// request id libzkl returned (ids are per client, so per slot too).
+    pub(crate) calls: HashMap<u64, Call>,
     /// Bumped on every LOST of a lock or election.
     pub(crate) lost_gen: u64,
     pub(crate) lost_error: Option<Error>,
@@ -747,10 +744,107 @@ pub(crate) struct Slot {
     /// Observer: latest leader and term, bumped on every change.
     pub(crate) leader_gen: u64,
     pub(crate) leader: Option<(String, u64)>,
-    /// Guarded writes sent by a future of this crate, by request id, and
-    /// their answers not yet taken.
-    pub(crate) writes: std::collections::HashSet<u64>,
-    pub(crate) written: HashMap<u64, Result<crate::WriteResult>>,
+}
+
+/// An async call of this crate, filed under its request id.
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+pub(crate) enum Call {
+    /// Its future waits for the answer.
+    Waiting,
+    /// Answered; the future has not taken the answer yet.
+    Answered(Answer),
+    /// An acquire or campaign whose future was dropped before its answer:
+    /// a success is given back (`Contender::give_back`).
+    Abandoned(Contender),
+}
+
+/// The one final answer to an async call.
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+pub(crate) enum Answer {
+    /// ACQUIRED / ELECTED (the fencing token), or ACQUIRE_FAILED.
+    Held(Result<u64>),
+    /// WRITTEN.
+    Written(Result<crate::WriteResult>),
+}
+
+impl Answer {
+    /// The answer `ev` is, if any (NOT_ELECTED is a campaign's progress).
+    fn of(ev: &Event) -> Option<Answer> {
+        match &ev.kind {
+            EventKind::Acquired | EventKind::Elected => Some(Answer::Held(Ok(ev.fencing_token))),
+            EventKind::AcquireFailed(e) => Some(Answer::Held(Err(e.clone()))),
+            EventKind::Written(result) => Some(Answer::Written(result.clone())),
+            _ => None,
+        }
+    }
+
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn held(self) -> Result<u64> {
+        match self {
+            Answer::Held(result) => result,
+            Answer::Written(_) => Err(ErrorKind::Internal.into()),
+        }
+    }
+
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn written(self) -> Result<crate::WriteResult> {
+        match self {
+            Answer::Written(result) => result,
+            Answer::Held(_) => Err(ErrorKind::Internal.into()),
+        }
+    }
+}
+
+/// What an acquire or campaign of a future was started on: a lock or a
+/// multi-lock (for an owner), or an election. Its methods take the handle's
+/// slot key, which is the raw handle: call them only while the slot exists
+/// (the handle is destroyed after its slot is removed).
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+pub(crate) enum Contender {
+    Lock(u64),
+    MultiLock(u64),
+    Election,
+}
+
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+impl Contender {
+    /// Starts the acquire or campaign: its request id, or an error code.
+    pub(crate) fn acquire_async(self, key: usize, timeout_ms: i64) -> i32 {
+        // SAFETY: key is a live handle of this kind (see the type's doc).
+        unsafe {
+            match self {
+                Contender::Lock(owner) => sys::zkl_lock_acquire_async(key as *mut _, owner, timeout_ms),
+                Contender::MultiLock(owner) => sys::zkl_multilock_acquire_async(key as *mut _, owner, timeout_ms),
+                Contender::Election => sys::zkl_election_acquire_async(key as *mut _, timeout_ms),
+            }
+        }
+    }
+
+    /// Cancels the handle's pending acquire or campaign.
+    pub(crate) fn cancel(self, key: usize) {
+        // SAFETY: as above.
+        unsafe {
+            match self {
+                Contender::Lock(_) => sys::zkl_lock_cancel(key as *mut _),
+                Contender::MultiLock(_) => sys::zkl_multilock_cancel(key as *mut _),
+                Contender::Election => sys::zkl_election_cancel(key as *mut _),
+            };
+        }
+    }
+
+    /// Gives back a hold nobody takes. An election elected meanwhile stays
+    /// leader: a cancel never resigns (`Election::resign` does).
+    pub(crate) fn give_back(self, key: usize) {
+        // SAFETY: as above.
+        unsafe {
+            match self {
+                Contender::Lock(owner) => sys::zkl_lock_release_async(key as *mut _, owner),
+                Contender::MultiLock(owner) => sys::zkl_multilock_release_async(key as *mut _, owner),
+                Contender::Election => 0,
+            };
+        }
+    }
 }
 
 /// The router's lock; wakes the futures filed for waking after unlocking.
@@ -864,14 +958,6 @@ impl ClientInner {
         };
         let election = matches!(ev.source, Source::Election(_));
         let token = ev.fencing_token;
-        // A guarded write's answer, matched by its request id.
-        if let EventKind::Written(result) = &ev.kind {
-            if slot.writes.remove(&ev.request_id) {
-                let result = result.clone();
-                slot.written.insert(ev.request_id, result);
-                return;
-            }
-        }
         match &ev.kind {
             EventKind::Suspended | EventKind::Restored => slot.hold_gen += 1,
             EventKind::Lost(e) => {
@@ -904,31 +990,24 @@ impl ClientInner {
                 slot.election = Some(status);
             }
         }
-        // The answer of an async acquire or campaign this crate started
-        // (they are answered in start order, one event each).
-        let answer = match &ev.kind {
-            EventKind::Acquired if !election => Some(Ok(token)),
-            EventKind::Elected if election => Some(Ok(token)),
-            EventKind::AcquireFailed(e) => Some(Err(e.clone())),
-            _ => None,
-        };
-        if let Some(result) = answer {
-            if slot.resolved < slot.issued {
-                slot.resolved += 1;
-                let ticket = slot.resolved;
-                if let Some(owner) = slot.abandoned.remove(&ticket) {
-                    if result.is_ok() && matches!(ev.source, Source::MultiLock(_)) {
-                        unsafe { sys::zkl_multilock_release_async(key.unwrap() as *mut sys::zkl_multilock, owner) };
-                    } else if result.is_ok() && !election {
-                        // Nobody wants this hold any more. (An election
-                        // elected meanwhile stays leader: a cancel never
-                        // resigns; Election::resign does.)
-                        unsafe { sys::zkl_lock_release_async(key.unwrap() as *mut sys::zkl_lock, owner) };
-                    }
-                } else {
-                    slot.results.insert(ticket, result);
+        // The answer to an async call of this crate, matched by the request
+        // id the call returned (events that answer no call carry 0, never
+        // filed as a call).
+        if let Some(answer) = Answer::of(&ev) {
+            match slot.calls.get(&ev.request_id) {
+                Some(Call::Waiting) => {
+                    slot.calls.insert(ev.request_id, Call::Answered(answer));
+                    return;
                 }
-                return;
+                Some(&Call::Abandoned(contender)) => {
+                    slot.calls.remove(&ev.request_id);
+                    if let Answer::Held(Ok(_)) = answer {
+                        // Nobody wants this hold any more.
+                        contender.give_back(key.unwrap());
+                    }
+                    return;
+                }
+                Some(Call::Answered(_)) | None => {}
             }
         }
         push_backlog(&mut st.events, ev);
@@ -1000,4 +1079,41 @@ fn push_backlog(q: &mut VecDeque<Event>, ev: Event) {
         q.pop_front();
     }
     q.push_back(ev);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_filed_by_request_id() {
+        // No server needed: the client only connects in the background.
+        let client = ClientBuilder::new("127.0.0.1:1").build().unwrap();
+        let inner = &client.inner;
+        let key = 1; // a handle only the router knows
+        inner.add_slot(key);
+        let mut st = inner.router.lock();
+        st.slots.get_mut(&key).unwrap().calls.insert(5, Call::Waiting);
+        let event = |kind, request_id| Event {
+            kind,
+            source: Source::Lock(HandleId(key)),
+            session_state: SessionState::Connected,
+            owner: 0,
+            fencing_token: 42,
+            request_id,
+        };
+        let waiting = |st: &RouterState| matches!(st.slots[&key].calls.get(&5), Some(Call::Waiting));
+        // An event that answers no call (id 0), the answer to a call that
+        // is nobody's here, and a campaign's progress settle no call: they
+        // are the user's events.
+        inner.file(&mut st, event(EventKind::Acquired, 0));
+        inner.file(&mut st, event(EventKind::AcquireFailed(ErrorKind::Timeout.into()), 6));
+        inner.file(&mut st, event(EventKind::NotElected, 5));
+        assert!(waiting(&st));
+        assert_eq!(st.events.len(), 3);
+        // Its own answer settles it, and is not the user's.
+        inner.file(&mut st, event(EventKind::Acquired, 5));
+        assert!(matches!(st.slots[&key].calls.get(&5), Some(Call::Answered(Answer::Held(Ok(42))))));
+        assert_eq!(st.events.len(), 3);
+    }
 }

@@ -88,7 +88,8 @@ pub enum EventKind {
     /// `Revoked`, or `Closed` (the client was closed while holding).
     Lost(Error),
     /// A release without waiting (a guard's drop) completed: `None` on
-    /// success.
+    /// success. Every such release gets one, also that of an inner hold of
+    /// a reentrant lock (at once: the count dropped, the node stays).
     Released(Option<Error>),
     /// This participant became leader.
     Elected,
@@ -128,8 +129,13 @@ pub struct Event {
     /// Fencing token of the hold (acquired, elected, suspended, restored,
     /// lost, revoke requested), the leader's term (leader changed); else 0.
     pub fencing_token: u64,
-    /// The request id of the asynchronous call the event answers (written);
-    /// else 0.
+    /// The request id of the asynchronous call the event answers
+    /// (`zkl_*_acquire_async`: acquired, elected, not elected, acquire
+    /// failed; `zkl_*_release_async`: released; `zkl_*_write_async`:
+    /// written); 0 for an event that answers no call (suspended, restored,
+    /// lost, revoke requested, an election's own rejoin after a loss, ...).
+    /// The futures of this crate take the answers to their own calls by it
+    /// (only that of a write whose future was dropped reaches the queue).
     pub request_id: u64,
 }
 

@@ -1,17 +1,16 @@
 //! The multi-lock's futures (feature `tokio`), on the same event routing as
-//! [`crate::Acquire`]: one ticket per started acquire, answered in start
-//! order by the multi-lock's ACQUIRED / ACQUIRE_FAILED events.
+//! [`crate::Acquire`]: the acquire's ACQUIRED / ACQUIRE_FAILED event is
+//! matched to it by the request id `zkl_multilock_acquire_async` returned.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use zkl_sys as sys;
-
-use crate::asyncio::Waiter;
+use crate::asyncio::{Request, Waiter};
+use crate::client::Contender;
 use crate::error::At;
-use crate::{timeout_ms, Error, ErrorKind, MultiLock, MultiLockGuard, Result, DEFAULT_OWNER};
+use crate::{timeout_ms, MultiLock, MultiLockGuard, Result, DEFAULT_OWNER};
 
 impl MultiLock {
     /// Acquires every member without blocking the thread:
@@ -27,8 +26,7 @@ impl MultiLock {
             ml: self.clone(),
             owner: DEFAULT_OWNER,
             timeout_ms: -1,
-            state: State::Init,
-            waiter: Waiter::new(self.client()),
+            request: Request::new(self.client(), self.raw() as usize),
         }
     }
 }
@@ -39,79 +37,22 @@ pub struct MultiAcquire {
     ml: MultiLock,
     owner: u64,
     timeout_ms: i64,
-    state: State,
-    waiter: Waiter,
-}
-
-enum State {
-    Init,
-    Waiting { ticket: u64, lost_gen: u64 },
-    Done,
+    request: Request,
 }
 
 impl MultiAcquire {
     owner_and_timeout!("Acquire for this owner token.", "none is left held.");
-
-    fn key(&self) -> usize {
-        self.ml.raw() as usize
-    }
 }
 
 impl Future for MultiAcquire {
     type Output = Result<MultiLockGuard>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<MultiLockGuard>> {
-        self.get_mut().poll_acquire(cx).map(|r| r.op("acquire"))
-    }
-}
-
-impl MultiAcquire {
-    fn poll_acquire(&mut self, cx: &mut Context<'_>) -> Poll<Result<MultiLockGuard>> {
-        let this = self;
-        let key = this.key();
-        if let State::Init = this.state {
-            let inner = &this.ml.client().inner;
-            let mut st = inner.router.lock();
-            inner.drain(&mut st);
-            let rc = unsafe { sys::zkl_multilock_acquire_async(this.ml.raw(), this.owner, this.timeout_ms) };
-            if rc < 0 {
-                this.state = State::Done;
-                return Poll::Ready(Err(Error::from_code(rc)));
-            }
-            let Some(slot) = st.slots.get_mut(&key) else {
-                this.state = State::Done;
-                return Poll::Ready(Err(ErrorKind::BadHandle.into()));
-            };
-            slot.issued += 1;
-            this.state = State::Waiting { ticket: slot.issued, lost_gen: slot.lost_gen };
-        }
-        let State::Waiting { ticket, lost_gen } = this.state else {
-            panic!("MultiAcquire polled after completion");
-        };
-        match this.waiter.poll(cx, |st| st.slots.get_mut(&key)?.results.remove(&ticket)) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)), // keeps Waiting: Drop cancels
-            Poll::Ready(Ok(result)) => {
-                this.state = State::Done;
-                Poll::Ready(result.map(|_| this.ml.guard(this.owner, lost_gen)))
-            }
-        }
-    }
-}
-
-impl Drop for MultiAcquire {
-    fn drop(&mut self) {
-        let State::Waiting { ticket, .. } = self.state else { return };
-        let raw = self.ml.raw();
-        // SAFETY (both): raw is the live handle the acquire was made on.
-        crate::asyncio::abandon(
-            &self.ml.client().inner,
-            self.key(),
-            ticket,
-            self.owner,
-            || unsafe { sys::zkl_multilock_release_async(raw, self.owner) },
-            || unsafe { sys::zkl_multilock_cancel(raw) },
-        );
+        let this = self.get_mut();
+        let (owner, timeout) = (this.owner, this.timeout_ms);
+        let r = this.request.poll_acquire(cx, Contender::MultiLock(owner), timeout, |_, _| ());
+        let lost_gen = this.request.lost_gen();
+        r.map(|r| r.map(|_| this.ml.guard(owner, lost_gen)).op("acquire"))
     }
 }
 

@@ -10,7 +10,7 @@ use zkl_sys as sys;
 use crate::client::inspect_options;
 use crate::error::{check, At};
 use crate::{
-    c_path, Client, Election, Error, ErrorKind, InspectKind, Lock, LockGuard, MultiLock, MultiLockGuard, Result,
+    c_path, Client, Election, Error, InspectKind, Lock, LockGuard, MultiLock, MultiLockGuard, Result,
     DEFAULT_OWNER,
 };
 
@@ -338,10 +338,4 @@ impl Client {
         let opts = inspect_options(kind, timeout)?;
         check(unsafe { sys::zkl_fence_check(self.raw(), cpath.as_ptr(), &opts, token) }).map(drop)
     }
-}
-
-/// An error for a handle that is gone from the router (closed meanwhile).
-#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
-pub(crate) fn gone() -> Error {
-    ErrorKind::BadHandle.into()
 }

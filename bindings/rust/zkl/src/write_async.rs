@@ -8,12 +8,9 @@ use std::task::{Context, Poll};
 
 use zkl_sys as sys;
 
-use crate::asyncio::Waiter;
+use crate::asyncio::Request;
 use crate::error::At;
-use crate::write::gone;
-use crate::{
-    Election, Error, Lock, LockGuard, MultiLock, MultiLockGuard, Ops, Result, WriteResult, DEFAULT_OWNER,
-};
+use crate::{Election, Lock, LockGuard, MultiLock, MultiLockGuard, Ops, Result, WriteResult, DEFAULT_OWNER};
 
 enum Target {
     Lock(Lock, u64),
@@ -71,63 +68,13 @@ impl Target {
 pub struct Write {
     target: Target,
     ops: Ops,
-    state: WriteState,
-    waiter: Waiter,
-}
-
-enum WriteState {
-    Init,
-    Waiting(u64),
-    Done,
+    request: Request,
 }
 
 impl Write {
     fn new(target: Target, ops: &Ops) -> Write {
-        let waiter = Waiter::new(target.client());
-        Write { target, ops: ops.clone(), state: WriteState::Init, waiter }
-    }
-
-    fn name(&self, r: Result<WriteResult>) -> Result<WriteResult> {
-        match self.target.path() {
-            Some(path) => r.at("write", path),
-            None => r.op("write"),
-        }
-    }
-
-    fn poll_write(&mut self, cx: &mut Context<'_>) -> Poll<Result<WriteResult>> {
-        let key = self.target.key();
-        if let WriteState::Init = self.state {
-            self.state = WriteState::Done;
-            let raw = match self.ops.to_raw() {
-                Ok(raw) => raw,
-                Err(e) => return Poll::Ready(Err(e)),
-            };
-            let inner = &self.target.client().inner;
-            let mut st = inner.router.lock();
-            inner.drain(&mut st);
-            // Send and register the id under the router lock: the answer
-            // cannot be filed before its id is known.
-            let id = self.target.send(raw.0);
-            if id < 0 {
-                return Poll::Ready(Err(Error::from_code(id)));
-            }
-            let Some(slot) = st.slots.get_mut(&key) else {
-                return Poll::Ready(Err(gone()));
-            };
-            slot.writes.insert(id as u64);
-            self.state = WriteState::Waiting(id as u64);
-        }
-        let WriteState::Waiting(id) = self.state else {
-            panic!("Write polled after completion");
-        };
-        match self.waiter.poll(cx, |st| st.slots.get_mut(&key)?.written.remove(&id)) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Ready(Ok(result)) => {
-                self.state = WriteState::Done;
-                Poll::Ready(result)
-            }
-        }
+        let request = Request::new(target.client(), target.key());
+        Write { target, ops: ops.clone(), request }
     }
 }
 
@@ -136,23 +83,15 @@ impl Future for Write {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<WriteResult>> {
         let this = self.get_mut();
-        let r = this.poll_write(cx);
-        r.map(|r| this.name(r))
-    }
-}
-
-impl Drop for Write {
-    fn drop(&mut self) {
-        let WriteState::Waiting(id) = self.state else { return };
-        let key = self.target.key();
-        let inner = &self.target.client().inner;
-        let mut st = inner.router.lock();
-        if let Some(slot) = st.slots.get_mut(&key) {
-            // Nobody waits for it any more: a later answer goes to the
-            // event queue.
-            slot.writes.remove(&id);
-            slot.written.remove(&id);
-        }
+        let (target, ops) = (&this.target, &this.ops);
+        let r = this.request.poll(cx, None, || Ok(target.send(ops.to_raw()?.0)), |_, answer| answer.written());
+        r.map(|r| {
+            let r = r.and_then(|written| written);
+            match target.path() {
+                Some(path) => r.at("write", path),
+                None => r.op("write"),
+            }
+        })
     }
 }
 

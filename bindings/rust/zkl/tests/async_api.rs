@@ -137,6 +137,85 @@ fn a_grant_nobody_awaits_is_released() {
     });
 }
 
+#[test]
+fn each_future_is_settled_by_its_own_request_id() {
+    // One client, calls in flight on several handles at once, answered in
+    // another order than they were started: each future takes the answer
+    // to its own call (by the request id its C call returned).
+    current_thread(async {
+        let holder = connect().await;
+        let c = connect().await;
+        let (p1, p2, p3) = (unique_path("ids-1"), unique_path("ids-2"), unique_path("ids-3"));
+        let h1 = bounded(holder.lock(&p1).unwrap().acquire()).await.unwrap();
+        let h2 = bounded(holder.lock(&p2).unwrap().acquire()).await.unwrap();
+        let h3 = bounded(holder.lock(&p3).unwrap().acquire()).await.unwrap();
+        // Two acquires waiting, on two handles.
+        let (l1, l2, l3) = (c.lock(&p1).unwrap(), c.lock(&p2).unwrap(), c.lock(&p3).unwrap());
+        let mut a1 = Box::pin(l1.acquire());
+        let mut a2 = Box::pin(l2.acquire());
+        assert!(futures_poll_once(a1.as_mut()).await.is_none());
+        assert!(futures_poll_once(a2.as_mut()).await.is_none());
+        // And a multi-lock's, over p2 and a free path.
+        let ml = c.multilock([c.lock(&p2).unwrap(), c.lock(&unique_path("ids-free")).unwrap()]).unwrap();
+        let mut am = Box::pin(ml.acquire());
+        assert!(futures_poll_once(am.as_mut()).await.is_none());
+        // A third one cancelled by dropping its future.
+        let mut cancelled = Box::pin(l3.acquire());
+        assert!(futures_poll_once(cancelled.as_mut()).await.is_none());
+        assert!(eventually_async(|| nodes(&holder, &p3, LockKind::Fair) == 2).await);
+        drop(cancelled);
+        // A fourth timed out by libzkl (its ACQUIRE_FAILED settles it, and
+        // none of the others), then started again at once on the same
+        // handle: the new call waits for an answer of its own.
+        let l4 = c.lock(&p1).unwrap();
+        let timed_out = bounded(l4.acquire().timeout(Duration::from_millis(200))).await;
+        assert_eq!(timed_out.unwrap_err(), ErrorKind::Timeout);
+        let mut again = Box::pin(l4.acquire());
+        assert!(all_pending(&mut [&mut again, &mut a1, &mut a2]).await);
+        assert!(eventually_async(|| nodes(&holder, &p1, LockKind::Fair) == 3).await);
+        // The second started is answered first.
+        drop(h2);
+        let g2 = bounded(&mut a2).await.unwrap();
+        assert_eq!(g2.fencing_token(), l2.current_token().unwrap());
+        assert!(all_pending(&mut [&mut am]).await && all_pending(&mut [&mut a1, &mut again]).await);
+        drop(g2);
+        let gm = bounded(&mut am).await.unwrap();
+        assert_eq!(gm.fencing_token(&p2).unwrap(), ml.current_token(&p2).unwrap());
+        // p1 is fair: l1 queued before the restarted call of l4.
+        drop(h1);
+        let g1 = bounded(&mut a1).await.unwrap();
+        assert_eq!(g1.fencing_token(), l1.current_token().unwrap());
+        assert!(all_pending(&mut [&mut again]).await);
+        let first = g1.fencing_token();
+        drop(g1);
+        let g4 = bounded(&mut again).await.unwrap();
+        assert!(g4.fencing_token() > first);
+        assert_eq!(g4.fencing_token(), l4.current_token().unwrap());
+        // The cancelled call left no node, and its handle holds nothing.
+        assert!(eventually_async(|| nodes(&holder, &p3, LockKind::Fair) == 1).await);
+        drop(h3);
+        assert!(eventually_async(|| nodes(&holder, &p3, LockKind::Fair) == 0).await);
+        assert!(!l3.is_held());
+        // The answers were the futures' own: none reached the event queue.
+        while let Some(ev) = c.next_event() {
+            assert!(
+                !matches!(ev.kind, EventKind::Acquired | EventKind::AcquireFailed(_)),
+                "an answer nobody took: {ev:?}"
+            );
+        }
+    });
+}
+
+/// Polls each future once: true if none completed.
+async fn all_pending<F: Future + Unpin>(futs: &mut [&mut F]) -> bool {
+    for f in futs.iter_mut() {
+        if futures_poll_once(&mut **f).await.is_some() {
+            return false;
+        }
+    }
+    true
+}
+
 /// Polls a future once; `Some` if it completed.
 async fn futures_poll_once<F: Future + Unpin>(mut f: F) -> Option<F::Output> {
     std::future::poll_fn(|cx| {

@@ -239,6 +239,45 @@ fn election_statuses_arrive_as_events() {
     assert!(ev.is_some(), "the Elected event is also in the client's queue");
 }
 
+/// The next event of `c` from `source` that `want` accepts.
+fn next_event_of(c: &Client, source: Source, want: impl Fn(&EventKind) -> bool) -> zkl::Event {
+    std::iter::from_fn(|| c.wait_event(LONG))
+        .find(|e| e.source == source && want(&e.kind))
+        .unwrap_or_else(|| panic!("no such event of {source:?}"))
+}
+
+#[test]
+fn events_carry_the_request_id_of_the_call_they_answer() {
+    let (a, b) = (client(), client());
+    // An event that answers no call carries 0.
+    assert_eq!(next_event_of(&b, Source::Client, |k| *k == EventKind::Session).request_id, 0);
+    // A campaign: its progress (NotElected) and its answer (Elected) carry
+    // the id of its one call.
+    let path = unique_path("request-ids");
+    let ea = a.election(&path, "first").unwrap();
+    let eb = b.election(&path, "second").unwrap();
+    ea.campaign_blocking(LONG).unwrap();
+    eb.start_campaign(Duration::MAX).unwrap();
+    let queued = next_event_of(&b, Source::Election(eb.id()), |k| *k == EventKind::NotElected);
+    ea.resign().unwrap();
+    let elected = next_event_of(&b, Source::Election(eb.id()), |k| *k == EventKind::Elected);
+    assert!(queued.request_id > 0, "{queued:?}");
+    assert_eq!(elected.request_id, queued.request_id);
+    // Releases without waiting (guard drops), each answered by its own
+    // RELEASED, an inner hold of a reentrant lock's too (at once).
+    let lock = b.reentrant_lock(&unique_path("request-ids-re")).unwrap();
+    let outer = lock.acquire_blocking_as(7, LONG).unwrap();
+    let inner = lock.acquire_blocking_as(7, Duration::ZERO).unwrap();
+    drop(inner);
+    let first = next_event_of(&b, Source::Lock(lock.id()), |k| matches!(k, EventKind::Released(_)));
+    assert_eq!((first.kind, lock.hold_count()), (EventKind::Released(None), 1));
+    drop(outer);
+    let last = next_event_of(&b, Source::Lock(lock.id()), |k| matches!(k, EventKind::Released(_)));
+    assert_eq!(last.kind, EventKind::Released(None));
+    assert!(first.request_id > 0 && last.request_id > 0 && first.request_id != last.request_id);
+    assert!(!lock.is_held());
+}
+
 #[test]
 fn nonfair_election_elects_one() {
     let (a, b) = (client(), client());

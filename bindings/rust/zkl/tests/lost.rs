@@ -49,6 +49,7 @@ fn frozen_server_suspends_then_loses() {
         if ev.source != Source::Lock(lock.id()) {
             continue;
         }
+        assert_eq!(ev.request_id, 0, "{ev:?} answers no call");
         match ev.kind {
             EventKind::Suspended => {
                 suspended = true;
