@@ -109,7 +109,7 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   create_attempts_ = 0;
   *started = ++request_seq_;
   acquire_request_ = NewRequestId(mode);
-  acquire_started_ = MonoNow();
+  stats_.AcquireStarted(MonoNow());
   acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
                                                   : absl::InfiniteFuture();
   ArmTimer();
@@ -128,7 +128,7 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   no_wait_ = no_wait;
   *started = ++request_seq_;
   acquire_request_ = NewRequestId(mode);
-  acquire_started_ = MonoNow();
+  stats_.AcquireStarted(MonoNow());
   if (no_wait) {
     Fail(mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return ZKL_OK;
@@ -563,7 +563,7 @@ void Contender::OnReply(const Reply &r) {
       } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
         // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
         revoke_seen_ = true;
-        ++revocations_;
+        stats_.Revoked();
         Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
         if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
       } else if (IsConnectionError(r.rc)) {
@@ -812,21 +812,18 @@ void Contender::SetHeld(bool held) {
   if (held == held_) return;
   held_ = held;
   if (held) {
-    granted_at_ = MonoNow();
+    stats_.HoldStarted(MonoNow());
   } else {
     hold_deadline_ = absl::InfiniteFuture();
     SetSuspended(false);
-    hold_ms_.Record(absl::ToInt64Milliseconds(MonoNow() - granted_at_));
+    stats_.HoldEnded(MonoNow());
   }
   client_->AdjustHeld(held ? 1 : -1);
 }
 
 void Contender::Granted() {
-  ++acquisitions_;
+  stats_.Granted(MonoNow());
   rejoining_ = false;
-  if (acquire_started_ != absl::InfinitePast()) {
-    wait_ms_.Record(absl::ToInt64Milliseconds(MonoNow() - acquire_started_));
-  }
   SetHeld(true);
   SetSuspended(false);
   holds_ = 1;
@@ -853,21 +850,9 @@ void Contender::SetSuspended(bool suspended) {
   if (suspended == suspended_) return;
   suspended_ = suspended;
   if (suspended) {
-    suspended_since_ = MonoNow();
+    stats_.Suspended(MonoNow());
   } else {
-    suspended_ms_ += absl::ToInt64Milliseconds(MonoNow() - suspended_since_);
-  }
-}
-
-void Contender::CountLoss(int error) {
-  ++losses_;
-  switch (error) {
-    case ZKL_ESESSION: ++lost_session_; break;
-    case ZKL_EAUTH: ++lost_auth_; break;
-    case ZKL_EMAXHOLD: ++lost_max_hold_; break;
-    case ZKL_EREVOKED: ++lost_revoked_; break;
-    case ZKL_ECLOSED: ++lost_closed_; break;
-    default: ++lost_node_; break;  // ZKL_ELOST: the node went
+    stats_.Resumed(MonoNow());
   }
 }
 
@@ -882,15 +867,7 @@ void Contender::Finish(int rc) {
 void Contender::Fail(int error) {
   // The acquire request ends with `error`; its node (known or possible) goes.
   bool was_pending = want_hold_ && !held_;
-  if (was_pending) {
-    if (error == ZKL_ETIMEDOUT || error == ZKL_EAGAIN) {
-      ++failed_timeout_;
-    } else if (error == ZKL_ECANCELED) {
-      ++failed_canceled_;
-    } else {
-      ++failed_other_;
-    }
-  }
+  if (was_pending) stats_.AcquireFailed(error);
   want_hold_ = false;
   rejoining_ = false;
   holds_ = 0;
@@ -911,7 +888,7 @@ void Contender::Fail(int error) {
 }
 
 void Contender::Lost(int error, uint64_t token) {
-  CountLoss(error);
+  stats_.Lost(error);
   SetHeld(false);
   SetSuspended(false);
   holds_ = 0;
@@ -940,7 +917,7 @@ void Contender::WatchOwnNode() {
 void Contender::EndHold(int error) {
   uint64_t token = czxid_;
   uint64_t owner = owner_;
-  CountLoss(error);
+  stats_.Lost(error);
   SetHeld(false);
   SetSuspended(false);
   holds_ = 0;
@@ -1150,28 +1127,7 @@ void Contender::WriteStats(JsonWriter &j) {
   j.Field("path", path_);
   j.Field("kind", kind_name_);
   j.Field("held", held_);
-  j.Field("acquisitions", acquisitions_);
-  j.Key("acquire_failures").BeginObject();
-  j.Field("timeout", failed_timeout_);
-  j.Field("canceled", failed_canceled_);
-  j.Field("other", failed_other_);
-  j.EndObject();
-  j.Key("wait_ms");
-  wait_ms_.Write(j);
-  j.Key("hold_ms");
-  hold_ms_.Write(j);
-  j.Field("losses", losses_);
-  j.Key("losses_by_cause").BeginObject();
-  j.Field("session", lost_session_);
-  j.Field("node", lost_node_);
-  j.Field("auth", lost_auth_);
-  j.Field("max_hold", lost_max_hold_);
-  j.Field("revoked", lost_revoked_);
-  j.Field("closed", lost_closed_);
-  j.EndObject();
-  int64_t suspended = suspended_ms_ + (suspended_ ? absl::ToInt64Milliseconds(MonoNow() - suspended_since_) : 0);
-  j.Field("suspended_ms", suspended);
-  j.Field("revocations", revocations_);
+  stats_.Write(j, suspended_, MonoNow());
   j.EndObject();
 }
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "client.h"
+#include "contender_stats.h"
 #include "guarded_write.h"
-#include "histogram.h"
 #include "json.h"
 #include "rule.h"
 
@@ -243,25 +243,7 @@ class Contender : public Listener {
 
   // Statistics (docs/STATISTICS.md).
   void SetSuspended(bool suspended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  void CountLoss(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  uint64_t acquisitions_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t failed_timeout_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t failed_canceled_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t failed_other_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t losses_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_session_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_node_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_auth_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_max_hold_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_revoked_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t lost_closed_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t revocations_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  Histogram wait_ms_ ABSL_GUARDED_BY(client_->mu());
-  Histogram hold_ms_ ABSL_GUARDED_BY(client_->mu());
-  absl::Time acquire_started_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
-  absl::Time granted_at_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
-  absl::Time suspended_since_ ABSL_GUARDED_BY(client_->mu()) = absl::InfinitePast();
-  int64_t suspended_ms_ ABSL_GUARDED_BY(client_->mu()) = 0;
+  ContenderStats stats_ ABSL_GUARDED_BY(client_->mu());
 };
 
 }  // namespace zkl
