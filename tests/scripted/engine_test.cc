@@ -4,6 +4,7 @@
 // real-server tests (tests/*.cc), never replaces them.
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -175,6 +176,15 @@ class Scripted : public ::testing::Test {
     return NameOf(own);
   }
 
+  // Starts owner 1's async acquire of `l` and takes its create, whose node
+  // name must carry `label`.
+  RequestPtr AcquireAsync(zkl_lock *l, const std::string &path, const std::string &label) {
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/");
+    EXPECT_NE(create->path.find(label), std::string::npos) << create->path;
+    return create;
+  }
+
   // An acquire on the fair lock `path` whose create and children read are
   // cut by a connection loss; the same session is back. Returns the create.
   RequestPtr CutCreate(zkl_lock *l, const std::string &path) {
@@ -218,12 +228,10 @@ class Scripted : public ::testing::Test {
 TEST_F(Scripted, FairLockPipelinesCreateAndChildrenThenGrants) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = AcquireAsync(l, "/f", "-lock-");
   // Both requests go out before any answer: one round trip decides.
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
   EXPECT_LT(create->id, children->id);
-  EXPECT_NE(create->path.find("-lock-"), std::string::npos) << create->path;
   std::string own = Sequential(*create, 1);
   script_->Reply(create, Created(own, 42, static_cast<int64_t>(sid())));
   script_->Reply(children, Children({NameOf(own)}));
@@ -578,6 +586,622 @@ TEST_F(Scripted, SessionExpiryWhileQueuedJoinsAgainInTheNewSession) {
   EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
   EXPECT_EQ(e.token, 170u);
 }
+
+
+TEST_F(Scripted, RegressionSessionUnusableWithoutItsEventIsGivenUp) {
+  // 046c7fb: a handle found unusable (expired) without the session event
+  // having reached zkl would leave the loop nothing to wait for: the loop
+  // gives the session up itself, so the holder hears LOST.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  script_->Expire(/*announce=*/false);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+}
+
+TEST_F(Scripted, RegressionTryAcquireWithoutAnswerEndsAfterASessionTimeout) {
+  // ccae88e: a try-acquire whose create is never answered fails with
+  // ZKL_ECONNECTION after a session timeout (+ 2 s) instead of hanging.
+  Script::Options o;
+  o.negotiated_timeout_ms = 1000;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *l = NewLock("/f");
+  auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
+  script_->Next(Kind::kCreate, "/f/");  // never answered
+  ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_ECONNECTION);
+}
+
+TEST_F(Scripted, MaxHoldEndsTheHoldAndDeletesTheNode) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_IGNORE, /*max_hold_ms=*/30);
+  std::string own = HoldFair(l, "/f");
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_EMAXHOLD);
+  script_->Next(Kind::kDelete, "/f/" + own);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+TEST_F(Scripted, RevocationRequestReleasesWhenAskedTo) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_RELEASE);
+  std::string own = HoldFair(l, "/f");
+  // A revocable hold watches its own node.
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + own);
+  EXPECT_TRUE(watch->watch());
+  script_->Reply(watch, Data("", 100, static_cast<int64_t>(sid())));
+  script_->FireWatch(watch, WatchType::kDataChanged);
+  RequestPtr again = script_->Next(Kind::kGetData, "/f/" + own);
+  script_->Reply(again, Data("__REVOKE__", 100, static_cast<int64_t>(sid()), 1));
+  ExpectEvent(ZKL_EVENT_REVOKE_REQUESTED);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_EREVOKED);
+  script_->Next(Kind::kDelete, "/f/" + own);
+}
+
+TEST_F(Scripted, OwnNodeDeletedWhileHeldIsLost) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_NOTIFY);
+  std::string own = HoldFair(l, "/f");
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + own);
+  script_->Reply(watch, Data("", 100, static_cast<int64_t>(sid())));
+  script_->FireWatch(watch, WatchType::kDeleted);  // an administrator deleted it
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+// ---------------------------------------------------------------------------
+// Releases: retried deletes, coalescing
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, RetriedDeleteAnsweredNoNodeCompletesTheRelease) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/f/" + own);
+  script_->DropConnection();  // the delete's answer is lost
+  script_->Connect();
+  // A sequential node's name is unique: the delete is simply sent again,
+  // and "no node" means the first one did it.
+  RequestPtr retry = script_->Next(Kind::kDelete, "/f/" + own);
+  EXPECT_EQ(retry->version, -1);
+  script_->Reply(retry, Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+}
+
+TEST_F(Scripted, ReleaseAsyncThenSessionLossReportsReleased) {
+  // 023fa95: a release whose node died with the session is complete.
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  ExpectNoEvent();  // no LOST: it was released, not lost
+}
+
+TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
+  // Host mode: nothing runs the coalescing timer between the two calls.
+  Start(ZKL_IO_HOST);
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  ASSERT_EQ(multi->ops.size(), 2u);
+  EXPECT_EQ(multi->ops[0].type, ZkOp::kDelete);
+  EXPECT_EQ(multi->ops[0].path, "/f/" + own);
+  EXPECT_EQ(multi->ops[1].type, ZkOp::kCreate);
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete));  // not sent on its own
+  script_->Reply(multi, MultiOk(*multi, 101, static_cast<int64_t>(sid()), 6));
+  Request as_create;
+  as_create.path = multi->ops[1].path;
+  script_->Reply(children, Children({NameOf(Sequential(as_create, 6))}));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 101u);
+}
+
+TEST_F(Scripted, CoalescedMultiWhoseReleasedNodeIsGoneCreatesAlone) {
+  Start(ZKL_IO_HOST);
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Next(Kind::kGetChildren, "/f");  // the multi's pipelined read
+  AnswerJoin("/f", 7, 107);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, CoalescedMultiWhoseCreateFailsDeletesAloneAndRetriesTheCreate) {
+  Start(ZKL_IO_HOST);
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kNoNode));  // the lock node vanished
+  script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Next(Kind::kCreate, "/f");  // the parent again (container)
+  script_->Next(Kind::kGetChildren, "/f");  // the multi's pipelined read
+  AnswerJoin("/f", 8, 108);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, CoalescedMultiCutByAConnectionLossRetriesBoth) {
+  Start(ZKL_IO_HOST);
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Next(Kind::kGetChildren, "/f");
+  script_->DropConnection();
+  script_->Connect();
+  // The delete again, and the create looked for by its uuid.
+  script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  Request as_create;
+  as_create.path = multi->ops[1].path;
+  std::string fresh = NameOf(Sequential(as_create, 9));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + fresh), Data("", 109, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 109u);
+}
+
+// ---------------------------------------------------------------------------
+// Non-fair lock (one fixed node)
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, NonfairLockTakenWaitsForTheNodeToGoThenRaces) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
+  EXPECT_EQ(create->mode, kEphemeral);
+  EXPECT_EQ(create->data.rfind("_c_", 0), 0u) << "the node carries the protected prefix";
+  EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));  // no queue to read
+  script_->Reply(create, Error(ZkRc::kNodeExists));
+  RequestPtr holder = script_->Next(Kind::kGetData, "/n/lock");
+  EXPECT_TRUE(holder->watch());
+  script_->Reply(holder, Data(kOther + "them", 70, kOtherSession));
+  ExpectNoEvent();
+  script_->FireWatch(holder, WatchType::kDeleted);
+  RequestPtr race = script_->Next(Kind::kCreate, "/n/lock");
+  script_->Reply(race, Created("/n/lock", 71, static_cast<int64_t>(sid())));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 71u);
+}
+
+TEST_F(Scripted, NonfairTryAcquireOnATakenNodeSaysAgain) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
+  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Data(kOther, 70, kOtherSession));
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_EAGAIN);
+}
+
+TEST_F(Scripted, NonfairNodeGoneBeforeItsReadRacesAgain) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
+  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 72, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, NonfairCutCreateRecognisesItsNodeByTheDataPrefix) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  // The create landed: the node's data carries our prefix and our session.
+  RequestPtr look = script_->Next(Kind::kGetData, "/n/lock");
+  script_->Reply(look, Data(create->data, 73, static_cast<int64_t>(sid())));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 73u);
+}
+
+TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
+  // 46abf8c: a fixed node's delete whose answer was lost must not be
+  // retried blindly: if the first one landed, the node at that name may
+  // be another holder's by now. The retry reads it first and, finding
+  // another session's node, deletes nothing (the release is complete).
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  RequestPtr check = script_->Next(Kind::kExists, "/n/lock");
+  EXPECT_FALSE(check->watch());
+  script_->Reply(check, Stat(300, kOtherSession));  // someone else holds it now
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Flush();
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete)) << script_->DescribePending();
+}
+
+TEST_F(Scripted, FixedNodeRetriedDeleteOfOurNodeDeletesThatVersion) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  script_->Reply(script_->Next(Kind::kExists, "/n/lock"), Stat(200, static_cast<int64_t>(sid()), 4));
+  RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
+  EXPECT_EQ(del->version, 4);  // exactly the node just read
+  script_->Reply(del, Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+}
+
+TEST_F(Scripted, FixedNodeAcquireWaitsForItsOwnDelete) {
+  // One name for every acquisition: the next create goes out only once the
+  // previous node's delete is answered.
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  script_->Flush();
+  EXPECT_FALSE(script_->HasPending(Kind::kCreate));
+  script_->Reply(del, Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 201, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+// ---------------------------------------------------------------------------
+// Read/write lock, semaphore
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, ReadLockSharesWithReadersAndWaitsForAWriter) {
+  Start();
+  RequestPtr create = AcquireAsync(NewLock("/rw", ZKL_LOCK_READ), "/rw", "__READ__");
+  AnswerJoin(create, 5, 500, {OtherNode("__READ__", 2), OtherNode("__WRIT__", 3)});
+  // Only the writer is in the way.
+  RequestPtr writer = script_->Next(Kind::kGetData, "/rw/" + OtherNode("__WRIT__", 3));
+  script_->Reply(writer, Data("", 3, kOtherSession));
+  script_->FireWatch(writer, WatchType::kDeleted);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, WriteLockWaitsForTheReaderAhead) {
+  Start();
+  RequestPtr create = AcquireAsync(NewLock("/rw", ZKL_LOCK_WRITE), "/rw", "__WRIT__");
+  AnswerJoin(create, 5, 500, {OtherNode("__READ__", 2)});
+  RequestPtr reader = script_->Next(Kind::kGetData, "/rw/" + OtherNode("__READ__", 2));
+  script_->Reply(reader, Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  // Pipelined: the lease count, the create, the children.
+  RequestPtr count = script_->Next(Kind::kGetData, "/s");
+  EXPECT_FALSE(count->watch());
+  script_->Reply(count, Data("2", 1, 0));
+  std::string own = AnswerJoin("/s", 3, 600, {OtherNode("lease-", 1), OtherNode("lease-", 2)});
+  // First in line (both ahead hold): any departure may admit it.
+  RequestPtr watch = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_TRUE(watch->watch());
+  script_->Reply(watch, Children({OtherNode("lease-", 1), OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
+  ExpectNoEvent();
+  script_->FireWatch("/s", WatchType::kChildrenChanged);
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_TRUE(look->watch());
+  script_->Reply(look, Children({OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
+  // A waiter behind watches this node: touching it hands over first place.
+  RequestPtr handoff = script_->Next(Kind::kSetData, "/s/" + own);
+  EXPECT_EQ(handoff->version, -1);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 600u);
+}
+
+TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("3", 1, 0));
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EMISMATCH);
+}
+
+TEST_F(Scripted, SemaphoreCreatesItsNodeWithTheLeaseCount) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kCreate, "/s/"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Error(ZkRc::kNoNode));
+  RequestPtr parent = script_->Next(Kind::kCreate, "/s");
+  EXPECT_EQ(parent->path, "/s");
+  EXPECT_EQ(parent->data, "2");  // all participants must agree on it
+}
+
+// ---------------------------------------------------------------------------
+// Elections
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, FairElectionNotElectedThenElected) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/e/");
+  EXPECT_NE(create->path.find("latch-"), std::string::npos);
+  EXPECT_EQ(create->data, "me");
+  AnswerJoin(create, 2, 800, {OtherNode("latch-", 1)});
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 1));
+  script_->Reply(leader, Data("them", 1, kOtherSession));
+  script_->FireWatch(leader, WatchType::kDeleted);
+  Event ev = NextEvent();
+  EXPECT_EQ(ev.type, ZKL_EVENT_ELECTED);
+  EXPECT_EQ(ev.token, 800u);
+  EXPECT_EQ(zkl_election_is_leader(e), 1);
+}
+
+TEST_F(Scripted, NonfairElectionNotElectedThenElected) {
+  Start();
+  zkl_election *e = NewElection("/ne", ZKL_ELECTION_NONFAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kCreate, "/ne/leader"), Error(ZkRc::kNodeExists));
+  RequestPtr leader = script_->Next(Kind::kGetData, "/ne/leader");
+  script_->Reply(leader, Data(kOther + "them", 1, kOtherSession));
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  script_->FireWatch(leader, WatchType::kDeleted);
+  script_->Reply(script_->Next(Kind::kCreate, "/ne/leader"), Created("/ne/leader", 801, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ELECTED);
+}
+
+TEST_F(Scripted, ElectedLeaderLosesOnExpiryAndRejoinsInTheNewSession) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  AnswerJoin("/e", 1, 900);
+  ExpectEvent(ZKL_EVENT_ELECTED);
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+  // A candidate stays in the race: it joins the new session by itself.
+  RequestPtr create = script_->Next(Kind::kCreate, "/e/");
+  EXPECT_EQ(create->session, 2);
+  AnswerJoin(create, 3, 903, {OtherNode("latch-", 2)});
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 2));
+  script_->Reply(leader, Error(ZkRc::kNoNode));
+  Event ev = NextEvent();
+  EXPECT_EQ(ev.type, ZKL_EVENT_ELECTED);
+  EXPECT_EQ(ev.token, 903u);
+}
+
+// ---------------------------------------------------------------------------
+// Multi-lock
+// ---------------------------------------------------------------------------
+
+class ScriptedMultilock : public Scripted {
+ protected:
+  zkl_multilock *NewMultilock(std::vector<zkl_lock *> members) {
+    zkl_multilock_options o;
+    zkl_multilock_options_init(&o, ZKL_MULTILOCK_OPTIONS_VERSION);
+    zkl_multilock *m = nullptr;
+    EXPECT_EQ(zkl_multilock_new(c_, members.data(), members.size(), &o, &m), ZKL_OK);
+    return m;
+  }
+};
+
+TEST_F(ScriptedMultilock, TakesMembersInPathOrderAllOrNone) {
+  Start();
+  zkl_lock *b = NewLock("/m/b");
+  zkl_lock *a = NewLock("/m/a");
+  zkl_multilock *m = NewMultilock({b, a});  // named out of order
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  // One after another, by path: b is not asked for before a is held.
+  AnswerJoin("/m/a", 1, 11);
+  RequestPtr second = script_->Next(Kind::kCreate, "/m/b/");
+  EXPECT_EQ(zkl_multilock_is_held(m), 0);
+  AnswerJoin(second, 1, 12);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(zkl_multilock_is_held(m), 1);
+  uint64_t token = 0;
+  EXPECT_EQ(zkl_multilock_fencing_token(m, "/m/b", &token), ZKL_OK);
+  EXPECT_EQ(token, 12u);
+}
+
+TEST_F(ScriptedMultilock, OneMemberFailingReleasesTheOthers) {
+  Start();
+  zkl_lock *a = NewLock("/m/a");
+  zkl_lock *b = NewLock("/m/b");
+  zkl_multilock *m = NewMultilock({a, b});
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  std::string a_node = AnswerJoin("/m/a", 1, 11);
+  script_->Reply(script_->Next(Kind::kCreate, "/m/b/"), Error(ZkRc::kNoAuth));
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EAUTH);
+  script_->Next(Kind::kDelete, "/m/a/" + a_node);  // none kept
+  EXPECT_EQ(zkl_multilock_is_held(m), 0);
+}
+
+TEST_F(ScriptedMultilock, LossOfOneMemberIsTheLossOfTheWhole) {
+  Start();
+  zkl_lock *a = NewLock("/m/a", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_NOTIFY);
+  zkl_lock *b = NewLock("/m/b");
+  zkl_multilock *m = NewMultilock({a, b});
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  std::string a_node = AnswerJoin("/m/a", 1, 11);
+  RequestPtr a_watch = script_->Next(Kind::kGetData, "/m/a/" + a_node);
+  std::string b_node = AnswerJoin("/m/b", 1, 12);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+  script_->FireWatch(a_watch, WatchType::kDeleted);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);
+  script_->Next(Kind::kDelete, "/m/b/" + b_node);
+}
+
+// ---------------------------------------------------------------------------
+// Guarded writes
+// ---------------------------------------------------------------------------
+
+class ScriptedWrite : public Scripted {
+ protected:
+  // Owner 1's write of "/f/data" behind the fair lock `l`, asynchronously.
+  int WriteAsync(zkl_lock *l) {
+    zkl_ops *ops = nullptr;
+    EXPECT_EQ(zkl_ops_new(&ops), ZKL_OK);
+    EXPECT_EQ(zkl_ops_set(ops, "/f/data", "v", 1, -1), ZKL_OK);
+    int id = zkl_lock_write_async(l, 1, ops);
+    zkl_ops_free(ops);
+    return id;
+  }
+};
+
+TEST_F(ScriptedWrite, WriteBehindTheGuardIsApplied) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  int id = WriteAsync(l);
+  ASSERT_GT(id, 0);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/" + own);
+  ASSERT_EQ(multi->ops.size(), 2u);
+  EXPECT_EQ(multi->ops[0].type, ZkOp::kCheck);  // the guard: our node exists
+  EXPECT_EQ(multi->ops[1].path, "/f/data");
+  script_->Reply(multi, MultiOk(*multi, 0, 0));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_WRITTEN);
+  EXPECT_EQ(e.error, 0);
+  EXPECT_EQ(e.request_id, static_cast<uint64_t>(id));
+  EXPECT_EQ(e.token, 100u);
+}
+
+TEST_F(ScriptedWrite, GuardRefusedMeansTheHoldIsLost) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_ELOST);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);  // after the write's answer
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+TEST_F(ScriptedWrite, FailedOperationIsNamedAndTheHoldStays) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  zkl_ops *ops = nullptr;
+  ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
+  ASSERT_EQ(zkl_ops_set(ops, "/f/data", "v", 1, 3), ZKL_OK);
+  auto result = std::async(std::launch::async, [l, ops] { return zkl_lock_write(l, 1, ops); });
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kBadVersion));
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_EBADVERSION);
+  EXPECT_EQ(zkl_ops_failed(ops), 0);
+  zkl_ops_free(ops);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+}
+
+TEST_F(ScriptedWrite, ConnectionLossInFlightIsInDoubt) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  script_->Next(Kind::kMulti, "/f/");
+  script_->DropConnection();
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_EINDOUBT);
+}
+
+TEST_F(ScriptedWrite, SessionExpiryBeforeTheAnswerIsSessionError) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  script_->Next(Kind::kMulti, "/f/");
+  script_->Expire();
+  std::vector<int> seen;
+  for (int i = 0; i < 2; ++i) seen.push_back(NextEvent().type);
+  EXPECT_NE(std::find(seen.begin(), seen.end(), ZKL_EVENT_LOST), seen.end());
+  EXPECT_NE(std::find(seen.begin(), seen.end(), ZKL_EVENT_WRITTEN), seen.end());
+}
+
+// ---------------------------------------------------------------------------
+// Both I/O modes
+// ---------------------------------------------------------------------------
+
+class ScriptedIo : public Scripted, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ScriptedIo, GrantLossAndRestoreInEitherMode) {
+  Start(GetParam());
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+  script_->DropConnection();
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  script_->Connect();
+  ExpectEvent(ZKL_EVENT_RESTORED);
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+}
+
+TEST_P(ScriptedIo, LeaseStaysProvenOnAnsweredSyncs) {
+  // A lease of 3/4 of a 2 s session from the handshake: it would lapse
+  // after 1.5 s without the heartbeat syncs the script answers.
+  Script::Options o;
+  o.negotiated_timeout_ms = 2000;
+  Start(GetParam(), o);
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  int syncs = script_->auto_synced();
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2500);
+  while (std::chrono::steady_clock::now() < until) {
+    script_->Flush();
+    ASSERT_EQ(zkl_lock_is_held(l), 1);
+  }
+  EXPECT_GT(script_->auto_synced(), syncs);
+  ExpectNoEvent();  // never suspended
+}
+
+TEST_P(ScriptedIo, UnansweredSyncsSuspendTheHoldAnsweredOnesRestoreIt) {
+  Script::Options o;
+  o.negotiated_timeout_ms = 2000;
+  o.auto_sync = false;
+  Start(GetParam(), o);
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);  // the bound lapsed: not provable
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  EXPECT_TRUE(script_->HasPending(Kind::kSync));
+  script_->SetAutoSync(true);
+  ExpectEvent(ZKL_EVENT_RESTORED);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, ScriptedIo, ::testing::Values(ZKL_IO_THREAD, ZKL_IO_HOST),
+                         [](const ::testing::TestParamInfo<int> &mode) {
+                           return mode.param == ZKL_IO_HOST ? std::string("Host") : std::string("Thread");
+                         });
 
 }  // namespace
 }  // namespace zkl::scripted

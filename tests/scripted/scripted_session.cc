@@ -339,7 +339,7 @@ class ScriptedSession final : public ZkSession {
     r.id = ++script_->last_request_;
     in_flight_[r.id] = InFlight{cookie, r.kind};
     auto shared = std::make_shared<const Request>(std::move(r));
-    if (shared->kind == Kind::kSync && script_->options_.auto_sync) {
+    if (shared->kind == Kind::kSync && script_->auto_sync_) {
       ++script_->auto_synced_;
       uint64_t id = shared->id;
       PushLocked([id](ScriptedSession *s) {
@@ -475,6 +475,24 @@ std::string Script::DescribePending() const {
   std::string out;
   for (const RequestPtr &r : Pending()) out += r->Describe() + "\n";
   return out;
+}
+
+void Script::SetAutoSync(bool on) {
+  std::vector<RequestPtr> syncs;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto_sync_ = on;
+    if (!on) return;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      if ((*it)->kind == Kind::kSync) {
+        syncs.push_back(*it);
+        it = pending_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const RequestPtr &sync : syncs) Reply(sync, Ok());
 }
 
 int Script::auto_synced() const {

@@ -111,6 +111,8 @@ class Script : public std::enable_shared_from_this<Script> {
   std::string DescribePending() const;
   // Sync requests the session answered by itself.
   int auto_synced() const;
+  // Turns the answering of syncs on (answering those pending) or off.
+  void SetAutoSync(bool on);
 
   // --- scripting (queued; delivered in order inside Process) ---
   void Reply(const RequestPtr &request, Answer answer);
@@ -142,7 +144,7 @@ class Script : public std::enable_shared_from_this<Script> {
 
  private:
   friend class ScriptedSession;
-  explicit Script(Options options) : options_(options) {}
+  explicit Script(Options options) : options_(options), auto_sync_(options.auto_sync) {}
   using Action = std::function<void(ScriptedSession *alive)>;  // null: the session is gone
   // Queues `action` on session `serial` (0: the current one); throws when
   // that session does not exist.
@@ -160,6 +162,7 @@ class Script : public std::enable_shared_from_this<Script> {
   uint64_t last_request_ = 0;
   std::deque<RequestPtr> pending_;  // unclaimed
   int auto_synced_ = 0;
+  bool auto_sync_ = true;
 };
 
 }  // namespace zkl::scripted
