@@ -10,6 +10,7 @@
 #include <deque>
 #include <future>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -183,6 +184,16 @@ class Scripted : public ::testing::Test {
     RequestPtr create = script_->Next(Kind::kCreate, path + "/");
     EXPECT_NE(create->path.find(label), std::string::npos) << create->path;
     return create;
+  }
+
+  // Host mode (nothing runs the coalescing timer between the two calls):
+  // the fair lock `l` on /f held, released async and acquired again at
+  // once. Returns the held node's name and the one multi that carries both.
+  std::pair<std::string, RequestPtr> ReleaseAndAcquireAgain(zkl_lock *l) {
+    std::string own = HoldFair(l, "/f");
+    EXPECT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    return {own, script_->Next(Kind::kMulti, "/f/")};
   }
 
   // An acquire on the fair lock `path` whose create and children read are
@@ -682,13 +693,8 @@ TEST_F(Scripted, ReleaseAsyncThenSessionLossReportsReleased) {
 }
 
 TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
-  // Host mode: nothing runs the coalescing timer between the two calls.
   Start(ZKL_IO_HOST);
-  zkl_lock *l = NewLock("/f");
-  std::string own = HoldFair(l, "/f");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
   ASSERT_EQ(multi->ops.size(), 2u);
   EXPECT_EQ(multi->ops[0].type, ZkOp::kDelete);
   EXPECT_EQ(multi->ops[0].path, "/f/" + own);
@@ -707,11 +713,7 @@ TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
 
 TEST_F(Scripted, CoalescedMultiWhoseReleasedNodeIsGoneCreatesAlone) {
   Start(ZKL_IO_HOST);
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  RequestPtr multi = ReleaseAndAcquireAgain(NewLock("/f")).second;
   script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
   ExpectEvent(ZKL_EVENT_RELEASED);
   script_->Next(Kind::kGetChildren, "/f");  // the multi's pipelined read
@@ -721,11 +723,7 @@ TEST_F(Scripted, CoalescedMultiWhoseReleasedNodeIsGoneCreatesAlone) {
 
 TEST_F(Scripted, CoalescedMultiWhoseCreateFailsDeletesAloneAndRetriesTheCreate) {
   Start(ZKL_IO_HOST);
-  zkl_lock *l = NewLock("/f");
-  std::string own = HoldFair(l, "/f");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
   script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kNoNode));  // the lock node vanished
   script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Ok());
   ExpectEvent(ZKL_EVENT_RELEASED);
@@ -737,11 +735,7 @@ TEST_F(Scripted, CoalescedMultiWhoseCreateFailsDeletesAloneAndRetriesTheCreate) 
 
 TEST_F(Scripted, CoalescedMultiCutByAConnectionLossRetriesBoth) {
   Start(ZKL_IO_HOST);
-  zkl_lock *l = NewLock("/f");
-  std::string own = HoldFair(l, "/f");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
   script_->Next(Kind::kGetChildren, "/f");
   script_->DropConnection();
   script_->Connect();
