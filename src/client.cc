@@ -65,6 +65,11 @@ Client::Client() : Handle(HandleKind::kClient) {}
 Client::~Client() { Close(); }
 
 int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out, std::string *why) {
+  return Create(opts, &ZkSession::Open, out, why);
+}
+
+int Client::Create(const zkl_client_options &opts, ZkSessionFactory factory,
+                   std::shared_ptr<Client> *out, std::string *why) {
   // Every option is checked in one place, with a message (client_options.cc).
   if (int rc = CheckClientOptions(opts, why)) return rc;
   bool tls = opts.tls_ca_file != nullptr;  // it turns TLS on
@@ -73,6 +78,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
   if (opts.chroot != nullptr && opts.chroot[0] != '\0') hosts += opts.chroot;
 
   std::shared_ptr<Client> c(new Client());
+  c->session_factory_ = std::move(factory);
   c->connect_.hosts = std::move(hosts);
   if (opts.chroot != nullptr) c->chroot_ = opts.chroot;
   c->connect_.session_timeout_ms = opts.session_timeout_ms > 0 ? opts.session_timeout_ms : 10000;
@@ -146,7 +152,7 @@ int Client::Create(const zkl_client_options &opts, std::shared_ptr<Client> *out,
 
 int Client::StartSession() {
   int error = ZKL_OK;
-  session_ = ZkSession::Open(connect_, this, &error);
+  session_ = session_factory_(connect_, this, &error);
   return session_ ? ZKL_OK : error;
 }
 

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -37,6 +38,11 @@ namespace zkl {
 
 class Client;
 struct Request;
+
+// Makes the ZooKeeper session a client runs on (ZkSession::Open's shape).
+// Internal, not in zkl.h: tests put a scripted session there.
+using ZkSessionFactory =
+    std::function<std::unique_ptr<ZkSession>(const ZkConnectParams &, ZkSink *, int *error)>;
 
 // What a ZooKeeper request returned, handed to the listener that issued it.
 // Views and pointers are valid during the OnReply call only.
@@ -86,6 +92,10 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // Checks the options (CheckClientOptions), then starts the client. On
   // failure *why (may be NULL) says why, for zkl_client_create.
   static int Create(const zkl_client_options &opts, std::shared_ptr<Client> *out, std::string *why);
+  // The same on sessions `factory` makes (every session of the client's
+  // life: the first, and each one that replaces a lost one).
+  static int Create(const zkl_client_options &opts, ZkSessionFactory factory,
+                    std::shared_ptr<Client> *out, std::string *why);
   ~Client() override;
 
   // Closes the session and stops every background activity. Idempotent.
@@ -250,6 +260,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // SetServers and the followed ensemble change under mu_; the secrets in
   // connect_ are wiped by Close, under mu_).
   ZkConnectParams connect_;
+  ZkSessionFactory session_factory_;  // immutable after Create
   std::string chroot_;  // "" or "/..."
   int32_t lost_after_ms_ = 0;
   bool host_driven_ = false;

@@ -766,7 +766,37 @@ struct ZkSession::Impl::MultiCall {
   }
 };
 
-ZkSession::ZkSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+// The C client's session: everything ZkSession promises, over one zhandle.
+class CClientSession final : public ZkSession {
+ public:
+  explicit CClientSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  ~CClientSession() override;
+  ZkRc GetInterest(Interest *out) override;
+  ZkRc Process(bool readable, bool writable) override;
+  ZkRc Create(void *request, const std::string &path, std::string_view data, int mode) override;
+  ZkRc Delete(void *request, const std::string &path, int version) override;
+  ZkRc GetChildren(void *request, const std::string &path, uint64_t watcher) override;
+  ZkRc GetData(void *request, const std::string &path, uint64_t watcher) override;
+  ZkRc Exists(void *request, const std::string &path, uint64_t watcher) override;
+  ZkRc SetData(void *request, const std::string &path, std::string_view data, int version) override;
+  ZkRc Multi(void *request, std::vector<ZkOp> ops) override;
+  ZkRc Sync(void *request, const std::string &path) override;
+  ZkRc GetConfig(void *request, uint64_t watcher) override;
+  ZkRc SetServers(const std::string &servers) override;
+  bool connected() const override;
+  bool unrecoverable() const override;
+  uint64_t session_id() const override;
+  int negotiated_timeout_ms() const override;
+  bool Password(uint8_t out[16]) const override;
+  int LastConnectError() const override;
+  int ServerCount() const override;
+  std::string CurrentServer() const override;
+  absl::Time AttemptStarted() const override;
+  void LimitAttempt(int budget_ms) override;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
 std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink *sink,
                                            int *error) {
@@ -912,10 +942,10 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     zoo_add_auth(impl->zh, "digest", impl->digest.data(), static_cast<int>(impl->digest.size()),
                  &IgnoreDone, nullptr);
   }
-  return std::unique_ptr<ZkSession>(new ZkSession(std::move(impl)));
+  return std::make_unique<CClientSession>(std::move(impl));
 }
 
-ZkSession::~ZkSession() {
+CClientSession::~CClientSession() {
   {
     Running running(impl_.get());
     zookeeper_close(impl_->zh);  // completions run now, with ZCLOSING
@@ -928,7 +958,7 @@ ZkSession::~ZkSession() {
   WipeBytes(impl_->sasl_secret);
 }
 
-ZkRc ZkSession::GetInterest(Interest *out) {
+ZkRc CClientSession::GetInterest(Interest *out) {
   Running running(impl_.get());
   RefreshTicket(impl_.get());
   Credentials credentials(impl_.get());
@@ -967,7 +997,7 @@ ZkRc ZkSession::GetInterest(Interest *out) {
   return FromCode(zrc);
 }
 
-ZkRc ZkSession::Process(bool readable, bool writable) {
+ZkRc CClientSession::Process(bool readable, bool writable) {
   Running running(impl_.get());
   Credentials credentials(impl_.get());
   int events = (readable ? ZOOKEEPER_READ : 0) | (writable ? ZOOKEEPER_WRITE : 0);
@@ -976,47 +1006,47 @@ ZkRc ZkSession::Process(bool readable, bool writable) {
   return rc;
 }
 
-ZkRc ZkSession::Create(void *request, const std::string &path, std::string_view data, int mode) {
+ZkRc CClientSession::Create(void *request, const std::string &path, std::string_view data, int mode) {
   Running running(impl_.get());
   return FromCode(zoo_acreate2(impl_->zh, path.c_str(), DataPtr(data), static_cast<int>(data.size()),
                                impl_->acl, ToMode(mode), &StringStatDone, request));
 }
 
-ZkRc ZkSession::Delete(void *request, const std::string &path, int version) {
+ZkRc CClientSession::Delete(void *request, const std::string &path, int version) {
   Running running(impl_.get());
   return FromCode(zoo_adelete(impl_->zh, path.c_str(), version, &VoidDone, request));
 }
 
-ZkRc ZkSession::GetChildren(void *request, const std::string &path, uint64_t watcher) {
+ZkRc CClientSession::GetChildren(void *request, const std::string &path, uint64_t watcher) {
   Running running(impl_.get());
   return FromCode(zoo_awget_children(impl_->zh, path.c_str(), watcher ? &NodeWatcher : nullptr,
                                      reinterpret_cast<void *>(watcher), &StringsDone, request));
 }
 
-ZkRc ZkSession::GetData(void *request, const std::string &path, uint64_t watcher) {
+ZkRc CClientSession::GetData(void *request, const std::string &path, uint64_t watcher) {
   Running running(impl_.get());
   return FromCode(zoo_awget(impl_->zh, path.c_str(), watcher ? &NodeWatcher : nullptr,
                             reinterpret_cast<void *>(watcher), &DataDone, request));
 }
 
-ZkRc ZkSession::Exists(void *request, const std::string &path, uint64_t watcher) {
+ZkRc CClientSession::Exists(void *request, const std::string &path, uint64_t watcher) {
   Running running(impl_.get());
   return FromCode(zoo_awexists(impl_->zh, path.c_str(), watcher ? &NodeWatcher : nullptr,
                                reinterpret_cast<void *>(watcher), &StatDone, request));
 }
 
-ZkRc ZkSession::Sync(void *request, const std::string &path) {
+ZkRc CClientSession::Sync(void *request, const std::string &path) {
   Running running(impl_.get());
   return FromCode(zoo_async(impl_->zh, path.c_str(), &SyncDone, request));
 }
 
-ZkRc ZkSession::GetConfig(void *request, uint64_t watcher) {
+ZkRc CClientSession::GetConfig(void *request, uint64_t watcher) {
   Running running(impl_.get());
   return FromCode(zoo_awgetconfig(impl_->zh, watcher ? &NodeWatcher : nullptr,
                                   reinterpret_cast<void *>(watcher), &DataDone, request));
 }
 
-ZkRc ZkSession::SetServers(const std::string &servers) {
+ZkRc CClientSession::SetServers(const std::string &servers) {
   Running running(impl_.get());
   std::string hosts = CClientHosts(servers);
   int zrc = zoo_set_servers(impl_->zh, hosts.c_str());
@@ -1035,14 +1065,14 @@ ZkRc ZkSession::SetServers(const std::string &servers) {
   return ZkRc::kOk;
 }
 
-ZkRc ZkSession::SetData(void *request, const std::string &path, std::string_view data,
+ZkRc CClientSession::SetData(void *request, const std::string &path, std::string_view data,
                         int version) {
   Running running(impl_.get());
   return FromCode(zoo_aset(impl_->zh, path.c_str(), DataPtr(data), static_cast<int>(data.size()),
                            version, &StatDone, request));
 }
 
-ZkRc ZkSession::Multi(void *request, std::vector<ZkOp> ops) {
+ZkRc CClientSession::Multi(void *request, std::vector<ZkOp> ops) {
   Running running(impl_.get());
   auto call = std::make_unique<Impl::MultiCall>();
   call->impl = impl_.get();
@@ -1086,21 +1116,21 @@ ZkRc ZkSession::Multi(void *request, std::vector<ZkOp> ops) {
   return FromCode(zrc);
 }
 
-bool ZkSession::connected() const { return zoo_state(impl_->zh) == ZOO_CONNECTED_STATE; }
+bool CClientSession::connected() const { return zoo_state(impl_->zh) == ZOO_CONNECTED_STATE; }
 
-bool ZkSession::unrecoverable() const {
+bool CClientSession::unrecoverable() const {
   int state = zoo_state(impl_->zh);
   return state == ZOO_EXPIRED_SESSION_STATE || state == ZOO_AUTH_FAILED_STATE;
 }
 
-uint64_t ZkSession::session_id() const {
+uint64_t CClientSession::session_id() const {
   const clientid_t *id = zoo_client_id(impl_->zh);
   return id ? static_cast<uint64_t>(id->client_id) : 0;
 }
 
-int ZkSession::negotiated_timeout_ms() const { return zoo_recv_timeout(impl_->zh); }
+int CClientSession::negotiated_timeout_ms() const { return zoo_recv_timeout(impl_->zh); }
 
-bool ZkSession::Password(uint8_t out[16]) const {
+bool CClientSession::Password(uint8_t out[16]) const {
   const clientid_t *id = zoo_client_id(impl_->zh);
   if (id == nullptr || id->client_id == 0) return false;
   static_assert(sizeof id->passwd == 16);
@@ -1108,23 +1138,23 @@ bool ZkSession::Password(uint8_t out[16]) const {
   return true;
 }
 
-int ZkSession::ServerCount() const { return zoo_server_count(impl_->zh); }
+int CClientSession::ServerCount() const { return zoo_server_count(impl_->zh); }
 
-absl::Time ZkSession::AttemptStarted() const { return impl_->attempt_started; }
+absl::Time CClientSession::AttemptStarted() const { return impl_->attempt_started; }
 
-void ZkSession::LimitAttempt(int budget_ms) {
+void CClientSession::LimitAttempt(int budget_ms) {
   int ms = budget_ms > 0 ? std::min(impl_->attempt_ms, budget_ms) : impl_->attempt_ms;
   if (ms == impl_->attempt_ms_in_force) return;
   impl_->attempt_ms_in_force = ms;
   zoo_set_connect_timeout(impl_->zh, ms);
 }
 
-std::string ZkSession::CurrentServer() const {
+std::string CClientSession::CurrentServer() const {
   const char *server = zoo_get_current_server(impl_->zh);
   return server ? server : "";
 }
 
-int ZkSession::LastConnectError() const {
+int CClientSession::LastConnectError() const {
   switch (zoo_last_connect_error(impl_->zh)) {
     case ZOO_CONN_TLS_HANDSHAKE: return ZKL_ETLS;
     case ZOO_CONN_TLS_CERT: return ZKL_ECERT;

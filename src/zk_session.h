@@ -145,15 +145,19 @@ void WipeSecret(std::string &secret);
 // syscalls each) that other threads' calls need.
 void BlockSigpipeOnThisThread();
 
+// An interface, so that tests can put a scripted session below the client
+// (tests/scripted/); the one implementation in the library is the C
+// client's (zk_session.cc), which Open returns.
 class ZkSession {
  public:
-  // Starts a session (no I/O yet: the first Interest() connects). Null with
-  // *error (a ZKL_E* code) on failure.
+  // Starts a session over the ZooKeeper C client (no I/O yet: the first
+  // Interest() connects). Null with *error (a ZKL_E* code) on failure.
   static std::unique_ptr<ZkSession> Open(const ZkConnectParams &params, ZkSink *sink,
                                          int *error);
+  ZkSession() = default;
   // Closes the session on the server (bounded wait), calling every pending
   // completion with kClosing first.
-  ~ZkSession();
+  virtual ~ZkSession() = default;
   ZkSession(const ZkSession &) = delete;
   ZkSession &operator=(const ZkSession &) = delete;
 
@@ -165,26 +169,26 @@ class ZkSession {
     int64_t timeout_ms = -1;  // call Interest() again after this long
   };
   // What to poll for; may connect, send pings or time out a connection.
-  ZkRc GetInterest(Interest *out);
+  virtual ZkRc GetInterest(Interest *out) = 0;
   // Does the I/O the socket is ready for and runs the resulting callbacks.
-  ZkRc Process(bool readable, bool writable);
+  virtual ZkRc Process(bool readable, bool writable) = 0;
 
   // --- requests: on kOk exactly one OnZkReply(request, ...) follows,
   // unless the session is closed first (then it comes with kClosing). ---
-  ZkRc Create(void *request, const std::string &path, std::string_view data, int mode);
-  ZkRc Delete(void *request, const std::string &path, int version = -1);
+  virtual ZkRc Create(void *request, const std::string &path, std::string_view data, int mode) = 0;
+  virtual ZkRc Delete(void *request, const std::string &path, int version = -1) = 0;
   // `watcher` != 0 sets a watch reported through OnZkWatch(watcher, ...).
-  ZkRc GetChildren(void *request, const std::string &path, uint64_t watcher);
-  ZkRc GetData(void *request, const std::string &path, uint64_t watcher);
-  ZkRc Exists(void *request, const std::string &path, uint64_t watcher);
-  ZkRc SetData(void *request, const std::string &path, std::string_view data, int version);
-  ZkRc Multi(void *request, std::vector<ZkOp> ops);
+  virtual ZkRc GetChildren(void *request, const std::string &path, uint64_t watcher) = 0;
+  virtual ZkRc GetData(void *request, const std::string &path, uint64_t watcher) = 0;
+  virtual ZkRc Exists(void *request, const std::string &path, uint64_t watcher) = 0;
+  virtual ZkRc SetData(void *request, const std::string &path, std::string_view data, int version) = 0;
+  virtual ZkRc Multi(void *request, std::vector<ZkOp> ops) = 0;
   // The server we talk to catches up with the leader; answered after the
   // leader has seen it (a follower forwards it, see quorum_proof.h).
-  ZkRc Sync(void *request, const std::string &path);
+  virtual ZkRc Sync(void *request, const std::string &path) = 0;
   // Reads the ensemble's configuration (/zookeeper/config, 3.5+; the same
   // node whatever the chroot). `watcher` != 0 sets a watch.
-  ZkRc GetConfig(void *request, uint64_t watcher);
+  virtual ZkRc GetConfig(void *request, uint64_t watcher) = 0;
 
   // Replaces the server list ("host:port,...", no chroot). The C client
   // (zoo_set_servers) resolves it now, and leaves its server when that is
@@ -194,41 +198,37 @@ class ZkSession {
   // kConnectionLoss; patch 0007), and the same session resumes on another
   // server. kOk; kOther when not a name of it resolves (the list stays).
   // May run callbacks: never call it from inside one of this session's.
-  ZkRc SetServers(const std::string &servers);
+  virtual ZkRc SetServers(const std::string &servers) = 0;
 
   // --- state ---
-  bool connected() const;
+  virtual bool connected() const = 0;
   // Unusable for good (expired, authentication failed).
-  bool unrecoverable() const;
-  uint64_t session_id() const;
-  int negotiated_timeout_ms() const;
+  virtual bool unrecoverable() const = 0;
+  virtual uint64_t session_id() const = 0;
+  virtual int negotiated_timeout_ms() const = 0;
   // The session's 16-byte password; false without a session.
-  bool Password(uint8_t out[16]) const;
+  virtual bool Password(uint8_t out[16]) const = 0;
   // Why the last connection attempt failed, as a ZKL_E* code (ZKL_ETLS,
   // ZKL_ECERT, ZKL_EHOSTNAME, ZKL_ECLIENTCERT, ZKL_EPROTOCOL,
   // ZKL_ETIMEDOUT), or 0 (none failed since the last success).
-  int LastConnectError() const;
+  virtual int LastConnectError() const = 0;
   // How many addresses the host list resolved to.
-  int ServerCount() const;
+  virtual int ServerCount() const = 0;
   // Host names are resolved (getaddrinfo, on the thread that drives the
   // I/O) when the session starts, and again before each connection attempt
   // (whenever the C client has no socket), never while connected. When not
   // one resolves, GetInterest asks to be called again after this long.
   static constexpr int kResolveRetryMs = 1000;
   // The address connected to, or last tried ("ip:port").
-  std::string CurrentServer() const;
+  virtual std::string CurrentServer() const = 0;
   // A moment (MonoNow) no later than the start of the current connection
   // attempt: its handshake was sent after it.
-  absl::Time AttemptStarted() const;
+  virtual absl::Time AttemptStarted() const = 0;
   // Bounds one connection attempt to `budget_ms` when that is below the
   // configured bound (0: the configured bound again).
-  void LimitAttempt(int budget_ms);
+  virtual void LimitAttempt(int budget_ms) = 0;
 
   struct Impl;  // the C client's side (zk_session.cc)
-
- private:
-  explicit ZkSession(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
 };
 
 // Mapping onto ZKL_E* codes and the two questions recipes ask.

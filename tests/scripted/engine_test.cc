@@ -1,0 +1,1201 @@
+// The engine's reply branches, driven deterministically through the public
+// C API on a scripted session (scripted_session.h): every reply, loss,
+// watch and expiry comes exactly when and how the test says. Adds to the
+// real-server tests (tests/*.cc), never replaces them.
+#include <poll.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <future>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "client.h"
+#include "handles.h"
+#include "scripted_session.h"
+#include "zkl.h"
+
+namespace zkl::scripted {
+namespace {
+
+constexpr int64_t kWaitMs = 5000;
+// Another client's protected prefix (nodes of other participants).
+const std::string kOther = "_c_0b0b0b0b-0000-4000-8000-00000000000b-";
+constexpr int64_t kOtherSession = 0x777;
+
+std::string Seq(int64_t seq) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%010lld", static_cast<long long>(seq));
+  return buf;
+}
+// Another participant's sequential node.
+std::string OtherNode(const std::string &label, int64_t seq) { return kOther + label + Seq(seq); }
+
+struct Event {
+  int type = 0;  // 0: none came
+  int error = 0;
+  uint64_t token = 0;
+  uint64_t owner = 0;
+  int state = 0;
+  uint64_t request_id = 0;
+};
+
+class Scripted : public ::testing::Test {
+ protected:
+  void Start(int io = ZKL_IO_THREAD, Script::Options options = Script::Options()) {
+    script_ = Script::Make(options);
+    zkl_client_options opts;
+    zkl_client_options_init(&opts, ZKL_CLIENT_OPTIONS_VERSION);
+    opts.servers = "scripted:2181";
+    opts.io = io;
+    opts.session_timeout_ms = options.negotiated_timeout_ms;
+    std::string why;
+    ASSERT_EQ(Client::Create(opts, script_->Factory(), &client_, &why), ZKL_OK) << why;
+    RegisterHandle(client_);
+    c_ = ToPublic<zkl_client>(*client_);
+    if (io == ZKL_IO_HOST) script_->SetPump([client = client_] { client->DriveNow(); });
+    if (options.auto_connect) {
+      ASSERT_EQ(zkl_client_wait_connected(c_, kWaitMs), ZKL_OK);
+      ASSERT_EQ(NextSession(), ZKL_SESSION_CONNECTED);
+    }
+  }
+
+  void TearDown() override {
+    if (c_ != nullptr) zkl_client_destroy(c_);
+  }
+
+  uint64_t sid() const { return script_->session_id(); }
+
+  zkl_lock *NewLock(const char *path, int kind = ZKL_LOCK_FAIR, int max_leases = 0,
+                    int on_revoke = ZKL_REVOKE_IGNORE, int64_t max_hold_ms = 0) {
+    zkl_lock_options o;
+    zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
+    o.kind = kind;
+    o.max_leases = max_leases;
+    o.on_revoke = on_revoke;
+    o.max_hold_ms = max_hold_ms;
+    zkl_lock *l = nullptr;
+    EXPECT_EQ(zkl_lock_new(c_, path, &o, &l), ZKL_OK);
+    return l;
+  }
+
+  zkl_election *NewElection(const char *path, int kind) {
+    zkl_election_options o;
+    zkl_election_options_init(&o, ZKL_ELECTION_OPTIONS_VERSION);
+    o.kind = kind;
+    o.id = "me";
+    zkl_election *e = nullptr;
+    EXPECT_EQ(zkl_election_new(c_, path, &o, &e), ZKL_OK);
+    return e;
+  }
+
+  // Events, split into session events and the handles' events (log and
+  // statistics lines are dropped); bounded waits.
+  bool Pull(int64_t timeout_ms) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+      zkl_event *ev = nullptr;
+      if (zkl_client_next_event(c_, &ev) == ZKL_OK) {
+        Event e;
+        e.type = zkl_event_type(ev);
+        e.error = zkl_event_error(ev);
+        zkl_event_fencing_token(ev, &e.token);
+        zkl_event_owner(ev, &e.owner);
+        e.state = zkl_event_session_state(ev);
+        zkl_event_request_id(ev, &e.request_id);
+        zkl_event_free(ev);
+        if (e.type == ZKL_EVENT_SESSION) {
+          session_events_.push_back(e);
+        } else if (e.type != ZKL_EVENT_LOG && e.type != ZKL_EVENT_STATS) {
+          events_.push_back(e);
+        }
+        return true;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      zkl_client_wait(c_, left.count());
+    }
+  }
+  Event NextEvent(int64_t timeout_ms = kWaitMs) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (events_.empty()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() < 0 || !Pull(left.count())) break;
+    }
+    if (events_.empty()) return Event();
+    Event e = events_.front();
+    events_.pop_front();
+    return e;
+  }
+  int NextSession(int64_t timeout_ms = kWaitMs) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (session_events_.empty()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() < 0 || !Pull(left.count())) break;
+    }
+    if (session_events_.empty()) return 0;
+    int state = session_events_.front().state;
+    session_events_.pop_front();
+    return state;
+  }
+  // After everything scripted so far was delivered: no handle event waits.
+  void ExpectNoEvent() {
+    script_->Flush();
+    while (Pull(0)) {
+    }
+    EXPECT_TRUE(events_.empty()) << "unexpected event of type " << events_.front().type;
+  }
+  void ExpectEvent(int type, int error = 0) {
+    Event e = NextEvent();
+    EXPECT_EQ(e.type, type) << "error " << e.error;
+    EXPECT_EQ(e.error, error) << "event type " << e.type;
+  }
+
+  // A sequential contender's pipelined create and children read under
+  // `path`: created as `seq` (token `czxid`), the children `ahead` + own.
+  // Returns the own node's name.
+  std::string AnswerJoin(const std::string &path, int64_t seq, int64_t czxid,
+                         std::vector<std::string> ahead = {}) {
+    return AnswerJoin(script_->Next(Kind::kCreate, path + "/"), seq, czxid, std::move(ahead));
+  }
+  // The same for a create already taken.
+  std::string AnswerJoin(const RequestPtr &create, int64_t seq, int64_t czxid,
+                         std::vector<std::string> ahead = {}) {
+    std::string path = create->path.substr(0, create->path.rfind('/'));
+    RequestPtr children = script_->Next(Kind::kGetChildren, path);
+    EXPECT_EQ(create->mode, kEphemeral | kSequential);
+    EXPECT_FALSE(children->watch());
+    std::string own = Sequential(*create, seq);
+    script_->Reply(create, Created(own, czxid, static_cast<int64_t>(sid())));
+    ahead.push_back(NameOf(own));
+    script_->Reply(children, Children(ahead));
+    return NameOf(own);
+  }
+
+  // Starts owner 1's async acquire of `l` and takes its create, whose node
+  // name must carry `label`.
+  RequestPtr AcquireAsync(zkl_lock *l, const std::string &path, const std::string &label) {
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/");
+    EXPECT_NE(create->path.find(label), std::string::npos) << create->path;
+    return create;
+  }
+
+  // Host mode (nothing runs the coalescing timer between the two calls):
+  // the fair lock `l` on /f held, released async and acquired again at
+  // once. Returns the held node's name and the one multi that carries both.
+  std::pair<std::string, RequestPtr> ReleaseAndAcquireAgain(zkl_lock *l) {
+    std::string own = HoldFair(l, "/f");
+    EXPECT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    return {own, script_->Next(Kind::kMulti, "/f/")};
+  }
+
+  // An acquire on the fair lock `path` whose create and children read are
+  // cut by a connection loss; the same session is back. Returns the create.
+  RequestPtr CutCreate(zkl_lock *l, const std::string &path) {
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/");
+    script_->Next(Kind::kGetChildren, path);
+    script_->DropConnection();
+    script_->Connect();
+    return create;
+  }
+
+  // A fair lock on `path` acquired asynchronously by owner 1.
+  std::string HoldFair(zkl_lock *l, const std::string &path, int64_t czxid = 100) {
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    std::string own = AnswerJoin(path, 5, czxid);
+    ExpectEvent(ZKL_EVENT_ACQUIRED);
+    return own;
+  }
+
+  // A non-fair lock on `path` (its node PATH/lock) acquired by owner 1.
+  RequestPtr HoldNonfair(zkl_lock *l, const std::string &path, int64_t czxid = 200) {
+    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/lock");
+    EXPECT_EQ(create->mode, kEphemeral);
+    script_->Reply(create, Created(path + "/lock", czxid, static_cast<int64_t>(sid())));
+    ExpectEvent(ZKL_EVENT_ACQUIRED);
+    return create;
+  }
+
+  std::shared_ptr<Script> script_;
+  std::shared_ptr<Client> client_;
+  zkl_client *c_ = nullptr;
+  std::deque<Event> events_;
+  std::deque<Event> session_events_;
+};
+
+// ---------------------------------------------------------------------------
+// Fair lock
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, FairLockPipelinesCreateAndChildrenThenGrants) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  RequestPtr create = AcquireAsync(l, "/f", "-lock-");
+  // Both requests go out before any answer: one round trip decides.
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  EXPECT_LT(create->id, children->id);
+  std::string own = Sequential(*create, 1);
+  script_->Reply(create, Created(own, 42, static_cast<int64_t>(sid())));
+  script_->Reply(children, Children({NameOf(own)}));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 42u);
+  EXPECT_EQ(e.owner, 1u);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+  uint64_t token = 0;
+  EXPECT_EQ(zkl_lock_fencing_token(l, &token), ZKL_OK);
+  EXPECT_EQ(token, 42u);
+  // An async release: the delete goes out after the coalescing window.
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  RequestPtr del = script_->Next(Kind::kDelete, "/f/" + NameOf(own));
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  script_->Reply(del, Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+}
+
+TEST_F(Scripted, FairLockQueuedBehindPredecessorGrantedWhenItIsDeleted) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 3), OtherNode("lock-", 4)});
+  // Only the direct predecessor is watched (no herd).
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
+  EXPECT_TRUE(watch->watch());
+  script_->Reply(watch, Data("", 90, kOtherSession));
+  ExpectNoEvent();
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  // Another node is still ahead: its deletion alone grants nothing; look again.
+  script_->FireWatch(watch, WatchType::kDeleted);
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 3), own}));
+  RequestPtr head = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 3));
+  script_->Reply(head, Data("", 80, kOtherSession));
+  ExpectNoEvent();
+  // Now only the head is in the way: its deletion grants without a read.
+  script_->FireWatch(head, WatchType::kDeleted);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 100u);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+  EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));
+}
+
+TEST_F(Scripted, FairLockWatchFiresBeforeTheReplyThatSetIt) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
+  script_->FireWatch(watch, WatchType::kDeleted);
+  script_->Reply(watch, Error(ZkRc::kNoNode));  // the read then finds it gone
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+  ExpectNoEvent();  // one grant, not two
+}
+
+TEST_F(Scripted, FairLockPredecessorGoneBeforeTheWatchIsSet) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
+  script_->Reply(watch, Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, FairLockPredecessorDataChangeLooksAgain) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
+  script_->Reply(watch, Data("", 90, kOtherSession));
+  script_->FireWatch(watch, WatchType::kDataChanged);
+  // Not a deletion: the children are read again.
+  RequestPtr again = script_->Next(Kind::kGetChildren, "/f");
+  script_->Reply(again, Children({own}));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, TryAcquireBehindAHolderSaysAgainAndDeletesItsNode) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_EAGAIN);
+  script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Ok());
+  ExpectNoEvent();  // a blocking call queues no event
+}
+
+TEST_F(Scripted, ZeroTimeoutNeverWaits) {
+  // 023fa95: an acquire with a zero timeout fails at once behind a holder.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 7, 0), ZKL_OK);
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRE_FAILED);
+  EXPECT_EQ(e.error, ZKL_ETIMEDOUT);
+  EXPECT_EQ(e.owner, 7u);  // the owner that asked (023fa95)
+  script_->Next(Kind::kDelete, "/f/" + own);
+}
+
+TEST_F(Scripted, AcquireTimeoutDeletesTheWaitingNode) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, 50), ZKL_OK);
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
+  script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));  // never answered
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ETIMEDOUT);
+  script_->Next(Kind::kDelete, "/f/" + own);
+}
+
+TEST_F(Scripted, CancelWhileQueuedDeletesTheWaitingNode) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
+  script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));
+  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  script_->Next(Kind::kDelete, "/f/" + own);
+  EXPECT_EQ(zkl_lock_cancel(l), ZKL_ENOTHELD);
+}
+
+TEST_F(Scripted, CancelWithTheCreateInFlightDeletesTheNodeItsReplyNames) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  std::string own = Sequential(*create, 5);
+  script_->Reply(create, Created(own, 100, static_cast<int64_t>(sid())));
+  script_->Reply(children, Children({NameOf(own)}));
+  script_->Next(Kind::kDelete, own);
+  ExpectNoEvent();
+}
+
+TEST_F(Scripted, DestroyWithTheCreateInFlightStillDeletesTheNode) {
+  // 9d9c76b: a lock destroyed with its create in flight cleans up after it.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  ASSERT_EQ(zkl_lock_destroy(l), ZKL_OK);
+  std::string own = Sequential(*create, 5);
+  script_->Reply(create, Created(own, 100, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kDelete, own), Ok());
+  script_->Flush();
+}
+
+TEST_F(Scripted, MissingParentsAreCreatedThenTheNode) {
+  Start();
+  zkl_lock *l = NewLock("/deep/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/deep/f/");
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/deep/f");
+  script_->Reply(create, Error(ZkRc::kNoNode));
+  script_->Reply(children, Error(ZkRc::kNoNode));
+  RequestPtr top = script_->Next(Kind::kCreate, "/deep");
+  EXPECT_EQ(top->path, "/deep");
+  EXPECT_EQ(top->mode, kContainer);
+  RequestPtr parent = script_->Next(Kind::kCreate, "/deep/f");
+  EXPECT_EQ(parent->path, "/deep/f");
+  script_->Reply(top, Ok());
+  script_->Reply(parent, Error(ZkRc::kNodeExists));  // another client made it
+  AnswerJoin("/deep/f", 1, 100);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, ParentRefusedFailsWithAuth) {
+  Start();
+  zkl_lock *l = NewLock("/deep/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kCreate, "/deep/f/"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/deep/f"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kCreate, "/deep"), Error(ZkRc::kNoAuth));
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EAUTH);
+}
+
+TEST_F(Scripted, UnexpectedAnswerEndsTheAcquire) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  script_->Reply(create, Error(ZkRc::kOther));  // e.g. throttled
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EZOOKEEPER);
+}
+
+// ---------------------------------------------------------------------------
+// A create whose answer was lost (create_unknown_)
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, ConnectionLossDuringCreateFindsTheNodeByItsUuid) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  script_->Next(Kind::kGetChildren, "/f");
+  script_->DropConnection();  // both answered with a connection loss
+  EXPECT_EQ(NextSession(), ZKL_SESSION_SUSPENDED);
+  script_->Flush();
+  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();  // nothing sent while down
+  script_->Connect();
+  EXPECT_EQ(NextSession(), ZKL_SESSION_RECONNECTED);
+  // The create did land: the children read finds it by its protected prefix.
+  std::string own = NameOf(Sequential(*create, 9));
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/f");
+  script_->Reply(look, Children({OtherNode("lock-", 12), own}));
+  // Adopted only once the ownership read confirms it (and gives the token).
+  RequestPtr owner = script_->Next(Kind::kGetData, "/f/" + own);
+  EXPECT_FALSE(owner->watch());
+  script_->Reply(owner, Data("", 300, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 12), own}));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 300u);
+  EXPECT_FALSE(script_->HasPending(Kind::kCreate));  // no second node
+}
+
+TEST_F(Scripted, ConnectionLossDuringCreateThatNeverLandedCreatesAgain) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  RequestPtr create = CutCreate(l, "/f");
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 1)}));
+  RequestPtr again = script_->Next(Kind::kCreate, "/f/");
+  EXPECT_EQ(again->path, create->path);  // the same uuid: still recognisable
+  script_->Reply(again, Created(Sequential(*again, 2), 50, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({NameOf(Sequential(*again, 2))}));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, RegressionCutCreateOnAMissingLockNodeCreatesAgain) {
+  // 6a74101: after a cut create, a children read saying the lock node does
+  // not exist means the create made nothing: create again (it used to
+  // wait forever).
+  Start();
+  zkl_lock *l = NewLock("/f");
+  CutCreate(l, "/f");
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Error(ZkRc::kNoNode));
+  AnswerJoin("/f", 1, 60);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, RegressionAdoptedNodeOfAnotherSessionIsNeverGranted) {
+  // 6a74101: a node found by the uuid prefix is not ours until its
+  // ephemeralOwner says so: another session's (a duplicate uuid) is left
+  // alone, never granted with token 0, and a fresh node is created.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  RequestPtr create = CutCreate(l, "/f");
+  std::string twin = NameOf(Sequential(*create, 3));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({twin}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + twin), Data("", 33, kOtherSession));
+  RequestPtr fresh = script_->Next(Kind::kCreate, "/f/");
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete));  // not ours to delete
+  script_->Reply(fresh, Created(Sequential(*fresh, 4), 44, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({twin, NameOf(Sequential(*fresh, 4))}));
+  // Behind the twin (another session's node): waits on it.
+  script_->Next(Kind::kGetData, "/f/" + twin);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  ExpectNoEvent();
+}
+
+TEST_F(Scripted, AdoptedNodeGoneBeforeTheOwnershipReadCreatesAgain) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  RequestPtr create = CutCreate(l, "/f");
+  std::string own = NameOf(Sequential(*create, 3));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + own), Error(ZkRc::kNoNode));
+  AnswerJoin("/f", 4, 44);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, SessionMovedIsTreatedAsAConnectionLoss) {
+  // 046c7fb: SESSIONMOVED is no session loss (none follows): the create's
+  // effect is unknown and the contender looks again instead of hanging.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  script_->Reply(create, Error(ZkRc::kSessionMoved));
+  script_->Reply(children, Error(ZkRc::kSessionMoved));
+  std::string own = NameOf(Sequential(*create, 2));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + own), Data("", 22, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+// ---------------------------------------------------------------------------
+// Holds, connection trouble, session expiry
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, HeldLockSuspendedOnDisconnectRestoredOnReconnect) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  EXPECT_GT(script_->auto_synced() + 1, 0);
+  script_->DropConnection();
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);  // not provable while disconnected
+  script_->Connect();
+  ExpectEvent(ZKL_EVENT_RESTORED);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+}
+
+TEST_F(Scripted, SessionExpiryWhileHeldLosesTheLock) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  script_->Expire();
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_LOST);
+  EXPECT_EQ(e.error, ZKL_ESESSION);
+  EXPECT_EQ(e.token, 100u);
+  EXPECT_EQ(NextSession(), ZKL_SESSION_LOST);
+  EXPECT_EQ(NextSession(), ZKL_SESSION_CONNECTED);  // a new session, by itself
+  EXPECT_EQ(script_->session_serial(), 2);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  // A lost lock stays lost: nothing is created in the new session, and a
+  // guarded write says the loss until the owner releases.
+  ExpectNoEvent();
+  EXPECT_FALSE(script_->HasPending(Kind::kCreate));
+  zkl_ops *ops = nullptr;
+  ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
+  ASSERT_EQ(zkl_ops_set(ops, "/f/data", "x", 1, -1), ZKL_OK);
+  EXPECT_EQ(zkl_lock_write(l, 1, ops), ZKL_ELOST);
+  zkl_ops_free(ops);
+}
+
+TEST_F(Scripted, SessionExpiryWhileQueuedJoinsAgainInTheNewSession) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
+  script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));
+  script_->Expire();
+  script_->WaitSession(2);
+  // The waiting acquire goes on in the new session: a new node there.
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  EXPECT_EQ(create->session, 2);
+  AnswerJoin(create, 7, 170);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 170u);
+}
+
+
+TEST_F(Scripted, RegressionSessionUnusableWithoutItsEventIsGivenUp) {
+  // 046c7fb: a handle found unusable (expired) without the session event
+  // having reached zkl would leave the loop nothing to wait for: the loop
+  // gives the session up itself, so the holder hears LOST.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  script_->Expire(/*announce=*/false);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+}
+
+TEST_F(Scripted, RegressionTryAcquireWithoutAnswerEndsAfterASessionTimeout) {
+  // ccae88e: a try-acquire whose create is never answered fails with
+  // ZKL_ECONNECTION after a session timeout (+ 2 s) instead of hanging.
+  Script::Options o;
+  o.negotiated_timeout_ms = 1000;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *l = NewLock("/f");
+  auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
+  script_->Next(Kind::kCreate, "/f/");  // never answered
+  ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_ECONNECTION);
+}
+
+TEST_F(Scripted, MaxHoldEndsTheHoldAndDeletesTheNode) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_IGNORE, /*max_hold_ms=*/30);
+  std::string own = HoldFair(l, "/f");
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_EMAXHOLD);
+  script_->Next(Kind::kDelete, "/f/" + own);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+TEST_F(Scripted, RevocationRequestReleasesWhenAskedTo) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_RELEASE);
+  std::string own = HoldFair(l, "/f");
+  // A revocable hold watches its own node.
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + own);
+  EXPECT_TRUE(watch->watch());
+  script_->Reply(watch, Data("", 100, static_cast<int64_t>(sid())));
+  script_->FireWatch(watch, WatchType::kDataChanged);
+  RequestPtr again = script_->Next(Kind::kGetData, "/f/" + own);
+  script_->Reply(again, Data("__REVOKE__", 100, static_cast<int64_t>(sid()), 1));
+  ExpectEvent(ZKL_EVENT_REVOKE_REQUESTED);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_EREVOKED);
+  script_->Next(Kind::kDelete, "/f/" + own);
+}
+
+TEST_F(Scripted, OwnNodeDeletedWhileHeldIsLost) {
+  Start();
+  zkl_lock *l = NewLock("/f", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_NOTIFY);
+  std::string own = HoldFair(l, "/f");
+  RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + own);
+  script_->Reply(watch, Data("", 100, static_cast<int64_t>(sid())));
+  script_->FireWatch(watch, WatchType::kDeleted);  // an administrator deleted it
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+// ---------------------------------------------------------------------------
+// Releases: retried deletes, coalescing
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, RetriedDeleteAnsweredNoNodeCompletesTheRelease) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/f/" + own);
+  script_->DropConnection();  // the delete's answer is lost
+  script_->Connect();
+  // A sequential node's name is unique: the delete is simply sent again,
+  // and "no node" means the first one did it.
+  RequestPtr retry = script_->Next(Kind::kDelete, "/f/" + own);
+  EXPECT_EQ(retry->version, -1);
+  script_->Reply(retry, Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+}
+
+TEST_F(Scripted, ReleaseAsyncThenSessionLossReportsReleased) {
+  // 023fa95: a release whose node died with the session is complete.
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  ExpectNoEvent();  // no LOST: it was released, not lost
+}
+
+TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
+  Start(ZKL_IO_HOST);
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
+  ASSERT_EQ(multi->ops.size(), 2u);
+  EXPECT_EQ(multi->ops[0].type, ZkOp::kDelete);
+  EXPECT_EQ(multi->ops[0].path, "/f/" + own);
+  EXPECT_EQ(multi->ops[1].type, ZkOp::kCreate);
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete));  // not sent on its own
+  script_->Reply(multi, MultiOk(*multi, 101, static_cast<int64_t>(sid()), 6));
+  Request as_create;
+  as_create.path = multi->ops[1].path;
+  script_->Reply(children, Children({NameOf(Sequential(as_create, 6))}));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 101u);
+}
+
+TEST_F(Scripted, CoalescedMultiWhoseReleasedNodeIsGoneCreatesAlone) {
+  Start(ZKL_IO_HOST);
+  RequestPtr multi = ReleaseAndAcquireAgain(NewLock("/f")).second;
+  script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Next(Kind::kGetChildren, "/f");  // the multi's pipelined read
+  AnswerJoin("/f", 7, 107);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, CoalescedMultiWhoseCreateFailsDeletesAloneAndRetriesTheCreate) {
+  Start(ZKL_IO_HOST);
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
+  script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kNoNode));  // the lock node vanished
+  script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Next(Kind::kCreate, "/f");  // the parent again (container)
+  script_->Next(Kind::kGetChildren, "/f");  // the multi's pipelined read
+  AnswerJoin("/f", 8, 108);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, CoalescedMultiCutByAConnectionLossRetriesBoth) {
+  Start(ZKL_IO_HOST);
+  auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
+  script_->Next(Kind::kGetChildren, "/f");
+  script_->DropConnection();
+  script_->Connect();
+  // The delete again, and the create looked for by its uuid.
+  script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  Request as_create;
+  as_create.path = multi->ops[1].path;
+  std::string fresh = NameOf(Sequential(as_create, 9));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + fresh), Data("", 109, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 109u);
+}
+
+// ---------------------------------------------------------------------------
+// Non-fair lock (one fixed node)
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, NonfairLockTakenWaitsForTheNodeToGoThenRaces) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
+  EXPECT_EQ(create->mode, kEphemeral);
+  EXPECT_EQ(create->data.rfind("_c_", 0), 0u) << "the node carries the protected prefix";
+  EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));  // no queue to read
+  script_->Reply(create, Error(ZkRc::kNodeExists));
+  RequestPtr holder = script_->Next(Kind::kGetData, "/n/lock");
+  EXPECT_TRUE(holder->watch());
+  script_->Reply(holder, Data(kOther + "them", 70, kOtherSession));
+  ExpectNoEvent();
+  script_->FireWatch(holder, WatchType::kDeleted);
+  RequestPtr race = script_->Next(Kind::kCreate, "/n/lock");
+  script_->Reply(race, Created("/n/lock", 71, static_cast<int64_t>(sid())));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 71u);
+}
+
+TEST_F(Scripted, NonfairTryAcquireOnATakenNodeSaysAgain) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
+  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Data(kOther, 70, kOtherSession));
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_EAGAIN);
+}
+
+TEST_F(Scripted, NonfairNodeGoneBeforeItsReadRacesAgain) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
+  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 72, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, NonfairCutCreateRecognisesItsNodeByTheDataPrefix) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  // The create landed: the node's data carries our prefix and our session.
+  RequestPtr look = script_->Next(Kind::kGetData, "/n/lock");
+  script_->Reply(look, Data(create->data, 73, static_cast<int64_t>(sid())));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 73u);
+}
+
+TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
+  // 46abf8c: a fixed node's delete whose answer was lost must not be
+  // retried blindly: if the first one landed, the node at that name may
+  // be another holder's by now. The retry reads it first and, finding
+  // another session's node, deletes nothing (the release is complete).
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  RequestPtr check = script_->Next(Kind::kExists, "/n/lock");
+  EXPECT_FALSE(check->watch());
+  script_->Reply(check, Stat(300, kOtherSession));  // someone else holds it now
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Flush();
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete)) << script_->DescribePending();
+}
+
+TEST_F(Scripted, FixedNodeRetriedDeleteOfOurNodeDeletesThatVersion) {
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  script_->Next(Kind::kDelete, "/n/lock");
+  script_->DropConnection();
+  script_->Connect();
+  script_->Reply(script_->Next(Kind::kExists, "/n/lock"), Stat(200, static_cast<int64_t>(sid()), 4));
+  RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
+  EXPECT_EQ(del->version, 4);  // exactly the node just read
+  script_->Reply(del, Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+}
+
+TEST_F(Scripted, FixedNodeAcquireWaitsForItsOwnDelete) {
+  // One name for every acquisition: the next create goes out only once the
+  // previous node's delete is answered.
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
+  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  script_->Flush();
+  EXPECT_FALSE(script_->HasPending(Kind::kCreate));
+  script_->Reply(del, Ok());
+  ExpectEvent(ZKL_EVENT_RELEASED);
+  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 201, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+// ---------------------------------------------------------------------------
+// Read/write lock, semaphore
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, ReadLockSharesWithReadersAndWaitsForAWriter) {
+  Start();
+  RequestPtr create = AcquireAsync(NewLock("/rw", ZKL_LOCK_READ), "/rw", "__READ__");
+  AnswerJoin(create, 5, 500, {OtherNode("__READ__", 2), OtherNode("__WRIT__", 3)});
+  // Only the writer is in the way.
+  RequestPtr writer = script_->Next(Kind::kGetData, "/rw/" + OtherNode("__WRIT__", 3));
+  script_->Reply(writer, Data("", 3, kOtherSession));
+  script_->FireWatch(writer, WatchType::kDeleted);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, WriteLockWaitsForTheReaderAhead) {
+  Start();
+  RequestPtr create = AcquireAsync(NewLock("/rw", ZKL_LOCK_WRITE), "/rw", "__WRIT__");
+  AnswerJoin(create, 5, 500, {OtherNode("__READ__", 2)});
+  RequestPtr reader = script_->Next(Kind::kGetData, "/rw/" + OtherNode("__READ__", 2));
+  script_->Reply(reader, Error(ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+}
+
+TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  // Pipelined: the lease count, the create, the children.
+  RequestPtr count = script_->Next(Kind::kGetData, "/s");
+  EXPECT_FALSE(count->watch());
+  script_->Reply(count, Data("2", 1, 0));
+  std::string own = AnswerJoin("/s", 3, 600, {OtherNode("lease-", 1), OtherNode("lease-", 2)});
+  // First in line (both ahead hold): any departure may admit it.
+  RequestPtr watch = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_TRUE(watch->watch());
+  script_->Reply(watch, Children({OtherNode("lease-", 1), OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
+  ExpectNoEvent();
+  script_->FireWatch("/s", WatchType::kChildrenChanged);
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_TRUE(look->watch());
+  script_->Reply(look, Children({OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
+  // A waiter behind watches this node: touching it hands over first place.
+  RequestPtr handoff = script_->Next(Kind::kSetData, "/s/" + own);
+  EXPECT_EQ(handoff->version, -1);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(e.token, 600u);
+}
+
+TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("3", 1, 0));
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EMISMATCH);
+}
+
+TEST_F(Scripted, SemaphoreCreatesItsNodeWithTheLeaseCount) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kCreate, "/s/"), Error(ZkRc::kNoNode));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Error(ZkRc::kNoNode));
+  RequestPtr parent = script_->Next(Kind::kCreate, "/s");
+  EXPECT_EQ(parent->path, "/s");
+  EXPECT_EQ(parent->data, "2");  // all participants must agree on it
+}
+
+// ---------------------------------------------------------------------------
+// Elections
+// ---------------------------------------------------------------------------
+
+TEST_F(Scripted, FairElectionNotElectedThenElected) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  RequestPtr create = script_->Next(Kind::kCreate, "/e/");
+  EXPECT_NE(create->path.find("latch-"), std::string::npos);
+  EXPECT_EQ(create->data, "me");
+  AnswerJoin(create, 2, 800, {OtherNode("latch-", 1)});
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 1));
+  script_->Reply(leader, Data("them", 1, kOtherSession));
+  script_->FireWatch(leader, WatchType::kDeleted);
+  Event ev = NextEvent();
+  EXPECT_EQ(ev.type, ZKL_EVENT_ELECTED);
+  EXPECT_EQ(ev.token, 800u);
+  EXPECT_EQ(zkl_election_is_leader(e), 1);
+}
+
+TEST_F(Scripted, NonfairElectionNotElectedThenElected) {
+  Start();
+  zkl_election *e = NewElection("/ne", ZKL_ELECTION_NONFAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  script_->Reply(script_->Next(Kind::kCreate, "/ne/leader"), Error(ZkRc::kNodeExists));
+  RequestPtr leader = script_->Next(Kind::kGetData, "/ne/leader");
+  script_->Reply(leader, Data(kOther + "them", 1, kOtherSession));
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  script_->FireWatch(leader, WatchType::kDeleted);
+  script_->Reply(script_->Next(Kind::kCreate, "/ne/leader"), Created("/ne/leader", 801, static_cast<int64_t>(sid())));
+  ExpectEvent(ZKL_EVENT_ELECTED);
+}
+
+TEST_F(Scripted, ElectedLeaderLosesOnExpiryAndRejoinsInTheNewSession) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  AnswerJoin("/e", 1, 900);
+  ExpectEvent(ZKL_EVENT_ELECTED);
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+  // A candidate stays in the race: it joins the new session by itself.
+  RequestPtr create = script_->Next(Kind::kCreate, "/e/");
+  EXPECT_EQ(create->session, 2);
+  AnswerJoin(create, 3, 903, {OtherNode("latch-", 2)});
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 2));
+  script_->Reply(leader, Error(ZkRc::kNoNode));
+  Event ev = NextEvent();
+  EXPECT_EQ(ev.type, ZKL_EVENT_ELECTED);
+  EXPECT_EQ(ev.token, 903u);
+}
+
+// ---------------------------------------------------------------------------
+// Multi-lock
+// ---------------------------------------------------------------------------
+
+class ScriptedMultilock : public Scripted {
+ protected:
+  zkl_multilock *NewMultilock(std::vector<zkl_lock *> members) {
+    zkl_multilock_options o;
+    zkl_multilock_options_init(&o, ZKL_MULTILOCK_OPTIONS_VERSION);
+    zkl_multilock *m = nullptr;
+    EXPECT_EQ(zkl_multilock_new(c_, members.data(), members.size(), &o, &m), ZKL_OK);
+    return m;
+  }
+};
+
+TEST_F(ScriptedMultilock, TakesMembersInPathOrderAllOrNone) {
+  Start();
+  zkl_lock *b = NewLock("/m/b");
+  zkl_lock *a = NewLock("/m/a");
+  zkl_multilock *m = NewMultilock({b, a});  // named out of order
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  // One after another, by path: b is not asked for before a is held.
+  AnswerJoin("/m/a", 1, 11);
+  RequestPtr second = script_->Next(Kind::kCreate, "/m/b/");
+  EXPECT_EQ(zkl_multilock_is_held(m), 0);
+  AnswerJoin(second, 1, 12);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(zkl_multilock_is_held(m), 1);
+  uint64_t token = 0;
+  EXPECT_EQ(zkl_multilock_fencing_token(m, "/m/b", &token), ZKL_OK);
+  EXPECT_EQ(token, 12u);
+}
+
+TEST_F(ScriptedMultilock, OneMemberFailingReleasesTheOthers) {
+  Start();
+  zkl_lock *a = NewLock("/m/a");
+  zkl_lock *b = NewLock("/m/b");
+  zkl_multilock *m = NewMultilock({a, b});
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  std::string a_node = AnswerJoin("/m/a", 1, 11);
+  script_->Reply(script_->Next(Kind::kCreate, "/m/b/"), Error(ZkRc::kNoAuth));
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EAUTH);
+  script_->Next(Kind::kDelete, "/m/a/" + a_node);  // none kept
+  EXPECT_EQ(zkl_multilock_is_held(m), 0);
+}
+
+TEST_F(ScriptedMultilock, LossOfOneMemberIsTheLossOfTheWhole) {
+  Start();
+  zkl_lock *a = NewLock("/m/a", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_NOTIFY);
+  zkl_lock *b = NewLock("/m/b");
+  zkl_multilock *m = NewMultilock({a, b});
+  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  std::string a_node = AnswerJoin("/m/a", 1, 11);
+  RequestPtr a_watch = script_->Next(Kind::kGetData, "/m/a/" + a_node);
+  std::string b_node = AnswerJoin("/m/b", 1, 12);
+  ExpectEvent(ZKL_EVENT_ACQUIRED);
+  script_->FireWatch(a_watch, WatchType::kDeleted);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);
+  script_->Next(Kind::kDelete, "/m/b/" + b_node);
+}
+
+// ---------------------------------------------------------------------------
+// Guarded writes
+// ---------------------------------------------------------------------------
+
+class ScriptedWrite : public Scripted {
+ protected:
+  // Owner 1's write of "/f/data" behind the fair lock `l`, asynchronously.
+  int WriteAsync(zkl_lock *l) {
+    zkl_ops *ops = nullptr;
+    EXPECT_EQ(zkl_ops_new(&ops), ZKL_OK);
+    EXPECT_EQ(zkl_ops_set(ops, "/f/data", "v", 1, -1), ZKL_OK);
+    int id = zkl_lock_write_async(l, 1, ops);
+    zkl_ops_free(ops);
+    return id;
+  }
+};
+
+TEST_F(ScriptedWrite, WriteBehindTheGuardIsApplied) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  std::string own = HoldFair(l, "/f");
+  int id = WriteAsync(l);
+  ASSERT_GT(id, 0);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/" + own);
+  ASSERT_EQ(multi->ops.size(), 2u);
+  EXPECT_EQ(multi->ops[0].type, ZkOp::kCheck);  // the guard: our node exists
+  EXPECT_EQ(multi->ops[1].path, "/f/data");
+  script_->Reply(multi, MultiOk(*multi, 0, 0));
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_WRITTEN);
+  EXPECT_EQ(e.error, 0);
+  EXPECT_EQ(e.request_id, static_cast<uint64_t>(id));
+  EXPECT_EQ(e.token, 100u);
+}
+
+TEST_F(ScriptedWrite, GuardRefusedMeansTheHoldIsLost) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
+  ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_ELOST);
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);  // after the write's answer
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+}
+
+TEST_F(ScriptedWrite, FailedOperationIsNamedAndTheHoldStays) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  zkl_ops *ops = nullptr;
+  ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
+  ASSERT_EQ(zkl_ops_set(ops, "/f/data", "v", 1, 3), ZKL_OK);
+  auto result = std::async(std::launch::async, [l, ops] { return zkl_lock_write(l, 1, ops); });
+  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kBadVersion));
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_EBADVERSION);
+  EXPECT_EQ(zkl_ops_failed(ops), 0);
+  zkl_ops_free(ops);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+}
+
+TEST_F(ScriptedWrite, ConnectionLossInFlightIsInDoubt) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  script_->Next(Kind::kMulti, "/f/");
+  script_->DropConnection();
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_EINDOUBT);
+}
+
+TEST_F(ScriptedWrite, SessionExpiryBeforeTheAnswerIsSessionError) {
+  Start();
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ASSERT_GT(WriteAsync(l), 0);
+  script_->Next(Kind::kMulti, "/f/");
+  script_->Expire();
+  std::vector<int> seen;
+  for (int i = 0; i < 2; ++i) seen.push_back(NextEvent().type);
+  EXPECT_NE(std::find(seen.begin(), seen.end(), ZKL_EVENT_LOST), seen.end());
+  EXPECT_NE(std::find(seen.begin(), seen.end(), ZKL_EVENT_WRITTEN), seen.end());
+}
+
+// ---------------------------------------------------------------------------
+// Both I/O modes
+// ---------------------------------------------------------------------------
+
+class ScriptedIo : public Scripted, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ScriptedIo, GrantLossAndRestoreInEitherMode) {
+  Start(GetParam());
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+  script_->DropConnection();
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  script_->Connect();
+  ExpectEvent(ZKL_EVENT_RESTORED);
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+}
+
+TEST_P(ScriptedIo, LeaseStaysProvenOnAnsweredSyncs) {
+  // A lease of 3/4 of a 2 s session from the handshake: it would lapse
+  // after 1.5 s without the heartbeat syncs the script answers.
+  Script::Options o;
+  o.negotiated_timeout_ms = 2000;
+  Start(GetParam(), o);
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  int syncs = script_->auto_synced();
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2500);
+  while (std::chrono::steady_clock::now() < until) {
+    script_->Flush();
+    ASSERT_EQ(zkl_lock_is_held(l), 1);
+  }
+  EXPECT_GT(script_->auto_synced(), syncs);
+  ExpectNoEvent();  // never suspended
+}
+
+TEST_P(ScriptedIo, UnansweredSyncsSuspendTheHoldAnsweredOnesRestoreIt) {
+  Script::Options o;
+  o.negotiated_timeout_ms = 2000;
+  o.auto_sync = false;
+  Start(GetParam(), o);
+  zkl_lock *l = NewLock("/f");
+  HoldFair(l, "/f");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);  // the bound lapsed: not provable
+  EXPECT_EQ(zkl_lock_is_held(l), 0);
+  EXPECT_TRUE(script_->HasPending(Kind::kSync));
+  script_->SetAutoSync(true);
+  ExpectEvent(ZKL_EVENT_RESTORED);
+  EXPECT_EQ(zkl_lock_is_held(l), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, ScriptedIo, ::testing::Values(ZKL_IO_THREAD, ZKL_IO_HOST),
+                         [](const ::testing::TestParamInfo<int> &mode) {
+                           return mode.param == ZKL_IO_HOST ? std::string("Host") : std::string("Thread");
+                         });
+
+}  // namespace
+}  // namespace zkl::scripted
