@@ -180,7 +180,7 @@ class Scripted : public ::testing::Test {
   // Starts owner 1's async acquire of `l` and takes its create, whose node
   // name must carry `label`.
   RequestPtr AcquireAsync(zkl_lock *l, const std::string &path, const std::string &label) {
-    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     RequestPtr create = script_->Next(Kind::kCreate, path + "/");
     EXPECT_NE(create->path.find(label), std::string::npos) << create->path;
     return create;
@@ -191,15 +191,15 @@ class Scripted : public ::testing::Test {
   // once. Returns the held node's name and the one multi that carries both.
   std::pair<std::string, RequestPtr> ReleaseAndAcquireAgain(zkl_lock *l) {
     std::string own = HoldFair(l, "/f");
-    EXPECT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
-    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    EXPECT_GT(zkl_lock_release_async(l, 1), 0);
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     return {own, script_->Next(Kind::kMulti, "/f/")};
   }
 
   // An acquire on the fair lock `path` whose create and children read are
   // cut by a connection loss; the same session is back. Returns the create.
   RequestPtr CutCreate(zkl_lock *l, const std::string &path) {
-    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     RequestPtr create = script_->Next(Kind::kCreate, path + "/");
     script_->Next(Kind::kGetChildren, path);
     script_->DropConnection();
@@ -209,7 +209,7 @@ class Scripted : public ::testing::Test {
 
   // A fair lock on `path` acquired asynchronously by owner 1.
   std::string HoldFair(zkl_lock *l, const std::string &path, int64_t czxid = 100) {
-    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     std::string own = AnswerJoin(path, 5, czxid);
     ExpectEvent(ZKL_EVENT_ACQUIRED);
     return own;
@@ -217,7 +217,7 @@ class Scripted : public ::testing::Test {
 
   // A non-fair lock on `path` (its node PATH/lock) acquired by owner 1.
   RequestPtr HoldNonfair(zkl_lock *l, const std::string &path, int64_t czxid = 200) {
-    EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     RequestPtr create = script_->Next(Kind::kCreate, path + "/lock");
     EXPECT_EQ(create->mode, kEphemeral);
     script_->Reply(create, Created(path + "/lock", czxid, static_cast<int64_t>(sid())));
@@ -255,7 +255,7 @@ TEST_F(Scripted, FairLockPipelinesCreateAndChildrenThenGrants) {
   EXPECT_EQ(zkl_lock_fencing_token(l, &token), ZKL_OK);
   EXPECT_EQ(token, 42u);
   // An async release: the delete goes out after the coalescing window.
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   RequestPtr del = script_->Next(Kind::kDelete, "/f/" + NameOf(own));
   EXPECT_EQ(zkl_lock_is_held(l), 0);
   script_->Reply(del, Ok());
@@ -265,7 +265,7 @@ TEST_F(Scripted, FairLockPipelinesCreateAndChildrenThenGrants) {
 TEST_F(Scripted, FairLockQueuedBehindPredecessorGrantedWhenItIsDeleted) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 3), OtherNode("lock-", 4)});
   // Only the direct predecessor is watched (no herd).
   RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
@@ -291,7 +291,7 @@ TEST_F(Scripted, FairLockQueuedBehindPredecessorGrantedWhenItIsDeleted) {
 TEST_F(Scripted, FairLockWatchFiresBeforeTheReplyThatSetIt) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
   RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
   script_->FireWatch(watch, WatchType::kDeleted);
@@ -303,7 +303,7 @@ TEST_F(Scripted, FairLockWatchFiresBeforeTheReplyThatSetIt) {
 TEST_F(Scripted, FairLockPredecessorGoneBeforeTheWatchIsSet) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
   RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
   script_->Reply(watch, Error(ZkRc::kNoNode));
@@ -313,7 +313,7 @@ TEST_F(Scripted, FairLockPredecessorGoneBeforeTheWatchIsSet) {
 TEST_F(Scripted, FairLockPredecessorDataChangeLooksAgain) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 4)});
   RequestPtr watch = script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 4));
   script_->Reply(watch, Data("", 90, kOtherSession));
@@ -339,7 +339,7 @@ TEST_F(Scripted, ZeroTimeoutNeverWaits) {
   // 023fa95: an acquire with a zero timeout fails at once behind a holder.
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 7, 0), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 7, 0), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
   Event e = NextEvent();
   EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRE_FAILED);
@@ -351,7 +351,7 @@ TEST_F(Scripted, ZeroTimeoutNeverWaits) {
 TEST_F(Scripted, AcquireTimeoutDeletesTheWaitingNode) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, 50), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, 50), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
   script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));  // never answered
   ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ETIMEDOUT);
@@ -361,7 +361,7 @@ TEST_F(Scripted, AcquireTimeoutDeletesTheWaitingNode) {
 TEST_F(Scripted, CancelWhileQueuedDeletesTheWaitingNode) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
   script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));
   ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
@@ -373,7 +373,7 @@ TEST_F(Scripted, CancelWhileQueuedDeletesTheWaitingNode) {
 TEST_F(Scripted, CancelWithTheCreateInFlightDeletesTheNodeItsReplyNames) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
   ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
@@ -389,7 +389,7 @@ TEST_F(Scripted, DestroyWithTheCreateInFlightStillDeletesTheNode) {
   // 9d9c76b: a lock destroyed with its create in flight cleans up after it.
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   ASSERT_EQ(zkl_lock_destroy(l), ZKL_OK);
   std::string own = Sequential(*create, 5);
@@ -401,7 +401,7 @@ TEST_F(Scripted, DestroyWithTheCreateInFlightStillDeletesTheNode) {
 TEST_F(Scripted, MissingParentsAreCreatedThenTheNode) {
   Start();
   zkl_lock *l = NewLock("/deep/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/deep/f/");
   RequestPtr children = script_->Next(Kind::kGetChildren, "/deep/f");
   script_->Reply(create, Error(ZkRc::kNoNode));
@@ -420,7 +420,7 @@ TEST_F(Scripted, MissingParentsAreCreatedThenTheNode) {
 TEST_F(Scripted, ParentRefusedFailsWithAuth) {
   Start();
   zkl_lock *l = NewLock("/deep/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   script_->Reply(script_->Next(Kind::kCreate, "/deep/f/"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kGetChildren, "/deep/f"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kCreate, "/deep"), Error(ZkRc::kNoAuth));
@@ -430,7 +430,7 @@ TEST_F(Scripted, ParentRefusedFailsWithAuth) {
 TEST_F(Scripted, UnexpectedAnswerEndsTheAcquire) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   script_->Reply(create, Error(ZkRc::kOther));  // e.g. throttled
   ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EZOOKEEPER);
@@ -443,7 +443,7 @@ TEST_F(Scripted, UnexpectedAnswerEndsTheAcquire) {
 TEST_F(Scripted, ConnectionLossDuringCreateFindsTheNodeByItsUuid) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   script_->Next(Kind::kGetChildren, "/f");
   script_->DropConnection();  // both answered with a connection loss
@@ -528,7 +528,7 @@ TEST_F(Scripted, SessionMovedIsTreatedAsAConnectionLoss) {
   // effect is unknown and the contender looks again instead of hanging.
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
   script_->Reply(create, Error(ZkRc::kSessionMoved));
@@ -584,7 +584,7 @@ TEST_F(Scripted, SessionExpiryWhileHeldLosesTheLock) {
 TEST_F(Scripted, SessionExpiryWhileQueuedJoinsAgainInTheNewSession) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
   script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));
   script_->Expire();
@@ -668,7 +668,7 @@ TEST_F(Scripted, RetriedDeleteAnsweredNoNodeCompletesTheRelease) {
   Start();
   zkl_lock *l = NewLock("/f");
   std::string own = HoldFair(l, "/f");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   script_->Next(Kind::kDelete, "/f/" + own);
   script_->DropConnection();  // the delete's answer is lost
   script_->Connect();
@@ -685,7 +685,7 @@ TEST_F(Scripted, ReleaseAsyncThenSessionLossReportsReleased) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
   HoldNonfair(l, "/n");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   script_->Next(Kind::kDelete, "/n/lock");
   script_->Expire();
   ExpectEvent(ZKL_EVENT_RELEASED);
@@ -760,7 +760,7 @@ TEST_F(Scripted, CoalescedMultiCutByAConnectionLossRetriesBoth) {
 TEST_F(Scripted, NonfairLockTakenWaitsForTheNodeToGoThenRaces) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
   EXPECT_EQ(create->mode, kEphemeral);
   EXPECT_EQ(create->data.rfind("_c_", 0), 0u) << "the node carries the protected prefix";
@@ -791,7 +791,7 @@ TEST_F(Scripted, NonfairTryAcquireOnATakenNodeSaysAgain) {
 TEST_F(Scripted, NonfairNodeGoneBeforeItsReadRacesAgain) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
   script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 72, static_cast<int64_t>(sid())));
@@ -801,7 +801,7 @@ TEST_F(Scripted, NonfairNodeGoneBeforeItsReadRacesAgain) {
 TEST_F(Scripted, NonfairCutCreateRecognisesItsNodeByTheDataPrefix) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
   script_->DropConnection();
   script_->Connect();
@@ -821,7 +821,7 @@ TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
   HoldNonfair(l, "/n");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   script_->Next(Kind::kDelete, "/n/lock");
   script_->DropConnection();
   script_->Connect();
@@ -837,7 +837,7 @@ TEST_F(Scripted, FixedNodeRetriedDeleteOfOurNodeDeletesThatVersion) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
   HoldNonfair(l, "/n");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   script_->Next(Kind::kDelete, "/n/lock");
   script_->DropConnection();
   script_->Connect();
@@ -854,9 +854,9 @@ TEST_F(Scripted, FixedNodeAcquireWaitsForItsOwnDelete) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
   HoldNonfair(l, "/n");
-  ASSERT_EQ(zkl_lock_release_async(l, 1), ZKL_OK);
+  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
   RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
-  ASSERT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   script_->Flush();
   EXPECT_FALSE(script_->HasPending(Kind::kCreate));
   script_->Reply(del, Ok());
@@ -892,7 +892,7 @@ TEST_F(Scripted, WriteLockWaitsForTheReaderAhead) {
 TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
   Start();
   zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
-  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
   // Pipelined: the lease count, the create, the children.
   RequestPtr count = script_->Next(Kind::kGetData, "/s");
   EXPECT_FALSE(count->watch());
@@ -918,7 +918,7 @@ TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
 TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
   Start();
   zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
-  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
   script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("3", 1, 0));
   ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EMISMATCH);
 }
@@ -926,7 +926,7 @@ TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
 TEST_F(Scripted, SemaphoreCreatesItsNodeWithTheLeaseCount) {
   Start();
   zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
-  ASSERT_EQ(zkl_lock_acquire_async(s, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
   script_->Reply(script_->Next(Kind::kGetData, "/s"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kCreate, "/s/"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Error(ZkRc::kNoNode));
@@ -942,7 +942,7 @@ TEST_F(Scripted, SemaphoreCreatesItsNodeWithTheLeaseCount) {
 TEST_F(Scripted, FairElectionNotElectedThenElected) {
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
-  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  ASSERT_GT(zkl_election_acquire_async(e, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/e/");
   EXPECT_NE(create->path.find("latch-"), std::string::npos);
   EXPECT_EQ(create->data, "me");
@@ -960,7 +960,7 @@ TEST_F(Scripted, FairElectionNotElectedThenElected) {
 TEST_F(Scripted, NonfairElectionNotElectedThenElected) {
   Start();
   zkl_election *e = NewElection("/ne", ZKL_ELECTION_NONFAIR);
-  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  ASSERT_GT(zkl_election_acquire_async(e, -1), 0);
   script_->Reply(script_->Next(Kind::kCreate, "/ne/leader"), Error(ZkRc::kNodeExists));
   RequestPtr leader = script_->Next(Kind::kGetData, "/ne/leader");
   script_->Reply(leader, Data(kOther + "them", 1, kOtherSession));
@@ -973,7 +973,7 @@ TEST_F(Scripted, NonfairElectionNotElectedThenElected) {
 TEST_F(Scripted, ElectedLeaderLosesOnExpiryAndRejoinsInTheNewSession) {
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
-  ASSERT_EQ(zkl_election_acquire_async(e, -1), ZKL_OK);
+  ASSERT_GT(zkl_election_acquire_async(e, -1), 0);
   AnswerJoin("/e", 1, 900);
   ExpectEvent(ZKL_EVENT_ELECTED);
   script_->Expire();
@@ -1011,7 +1011,7 @@ TEST_F(ScriptedMultilock, TakesMembersInPathOrderAllOrNone) {
   zkl_lock *b = NewLock("/m/b");
   zkl_lock *a = NewLock("/m/a");
   zkl_multilock *m = NewMultilock({b, a});  // named out of order
-  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_multilock_acquire_async(m, 1, -1), 0);
   // One after another, by path: b is not asked for before a is held.
   AnswerJoin("/m/a", 1, 11);
   RequestPtr second = script_->Next(Kind::kCreate, "/m/b/");
@@ -1029,7 +1029,7 @@ TEST_F(ScriptedMultilock, OneMemberFailingReleasesTheOthers) {
   zkl_lock *a = NewLock("/m/a");
   zkl_lock *b = NewLock("/m/b");
   zkl_multilock *m = NewMultilock({a, b});
-  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_multilock_acquire_async(m, 1, -1), 0);
   std::string a_node = AnswerJoin("/m/a", 1, 11);
   script_->Reply(script_->Next(Kind::kCreate, "/m/b/"), Error(ZkRc::kNoAuth));
   ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EAUTH);
@@ -1042,7 +1042,7 @@ TEST_F(ScriptedMultilock, LossOfOneMemberIsTheLossOfTheWhole) {
   zkl_lock *a = NewLock("/m/a", ZKL_LOCK_FAIR, 0, ZKL_REVOKE_NOTIFY);
   zkl_lock *b = NewLock("/m/b");
   zkl_multilock *m = NewMultilock({a, b});
-  ASSERT_EQ(zkl_multilock_acquire_async(m, 1, -1), ZKL_OK);
+  ASSERT_GT(zkl_multilock_acquire_async(m, 1, -1), 0);
   std::string a_node = AnswerJoin("/m/a", 1, 11);
   RequestPtr a_watch = script_->Next(Kind::kGetData, "/m/a/" + a_node);
   std::string b_node = AnswerJoin("/m/b", 1, 12);
