@@ -259,51 +259,9 @@ class Handle extends EventEmitter {
     this._free(codes.ECLOSED, 'client closed');
   }
 
-  /** An acquire (or campaign) is answered: stop listening to its AbortSignal. */
-  _settled(rec) {
-    unlisten(rec);
-  }
-
-  /**
-   * What release() on a closed lock or multi-lock rejects with: ZKL_ELOST
-   * once after a loss, else ZKL_ENOTHELD.
-   */
-  _releaseClosedError() {
-    const lost = this._lostUnreleased;
-    this._lostUnreleased = false;
-    return new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
-  }
-
-  /** ACQUIRE_FAILED answering rec: rejects it (its abort's cancel as the abort). */
-  _acquireFailed(rec, ev) {
-    this._settled(rec);
-    rec.reject(rec.aborted && ev.error === codes.ECANCELED
-      ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
-  }
-
-  /** LOST of a lock's (a multi-lock's) hold: aborts its signal, emits 'lost'. */
-  _holdLost(ev, what) {
-    this._held = false;
-    this._lostUnreleased = true;
-    const err = new ZklError(ev.error || codes.ELOST, `${what} ${this.path} lost`);
-    if (this._controller) this._controller.abort(err);
-    this.emit('lost', err);
-  }
-
-  /** RELEASED of a lock or multi-lock: settles the oldest pending release. */
-  _released(ev) {
-    const rec = this._releases?.shift();
-    if (!rec) return;
-    if (ev.error) rec.reject(new ZklError(ev.error, `release ${this.path}`));
-    else rec.resolve();
-  }
-
   /** The events the lock, multi-lock and election handle alike; false for the others. */
   _emitShared(ev) {
     switch (ev.type) {
-      case EV.RELEASED:
-        this._released(ev);
-        return true;
       case EV.SUSPENDED:
         this.emit('suspended');
         return true;
@@ -325,6 +283,174 @@ function unlisten(rec) {
 }
 
 /**
+ * What a lock and a multi-lock share: the async acquires and releases, each
+ * answered by the event that carries the request id its C call returned
+ * (ACQUIRED / ACQUIRE_FAILED, RELEASED), as a guarded write by WRITTEN; the
+ * hold as the events tell it, and its loss. A subclass gives the native
+ * calls: _acquireNative(owner, ms), _cancelNative(), _releaseNative(owner)
+ * and _holdCount().
+ */
+class Holder extends Handle {
+  constructor(client, p, noun) {
+    super(client, p);
+    this._noun = noun;    // 'lock' | 'multi-lock', for the messages
+    this._acquires = new Map();  // pending acquires by request id
+    this._releases = new Map();  // pending releases by request id
+    this._latest = 0;     // the last acquire started: the only one zkl may still have pending
+    this._held = false;   // a hold exists, as far as the events told us
+    this._lostUnreleased = false;  // LOST delivered, not yet acknowledged by release()
+    this._owner = null;
+    this._token = null;
+    this._controller = null;
+  }
+
+  _busy() {
+    return this._held || this._acquires.size > 0 || this._releases.size > 0;
+  }
+
+  /** Owner token of the current hold, or null. */
+  get owner() { return this._held ? this._owner : null; }
+  /** An AbortSignal aborted (reason: a ZklError) when this hold is lost. */
+  get signal() { return this._controller ? this._controller.signal : null; }
+
+  _acquire(own, ms, signal) {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) throw abortError(signal);
+      const id = check(this._acquireNative(own, ms), `acquire ${this.path}`);
+      const rec = { resolve, reject, owner: own, signal, aborted: false, onAbort: null };
+      if (signal) {
+        rec.onAbort = () => {
+          if (rec.aborted) return;
+          rec.aborted = true;
+          // 0: ACQUIRE_FAILED (ECANCELED) follows, nothing is left behind.
+          // ENOTHELD: the acquire already succeeded; ACQUIRED follows and
+          // the hold is given back there. An older acquire is answered
+          // already: a cancel now would end a newer one.
+          if (id === this._latest) this._cancelNative();
+        };
+        signal.addEventListener('abort', rec.onAbort, { once: true });
+      }
+      this._acquires.set(id, rec);
+      this._latest = id;
+      this._sync();
+    });
+  }
+
+  /**
+   * One attempt without waiting in line (one round trip): true when
+   * acquired (every member of a multi-lock), false when another holder is
+   * in the way. Rejects with ZKL_ECONNECTION while not connected (a try
+   * never waits).
+   */
+  async tryAcquire({ owner } = {}) {
+    try {
+      await this._acquire(toOwner(owner), 0);
+      return true;
+    } catch (err) {
+      if (err instanceof ZklError && (err.errno === codes.ETIMEDOUT || err.errno === codes.EAGAIN)) {
+        return false;
+      }
+      throw err;
+    }
+  }
+
+  _release(own) {
+    return new Promise((resolve, reject) => {
+      if (this._closed) {
+        // ZKL_ELOST once after a loss, else ZKL_ENOTHELD.
+        const lost = this._lostUnreleased;
+        this._lostUnreleased = false;
+        throw new ZklError(lost ? codes.ELOST : codes.ENOTHELD, `release ${this.path}`);
+      }
+      const count = this._holdCount();
+      const id = this._releaseNative(own);
+      if (id < 0) {
+        if (id === codes.ELOST || id === codes.ENOTHELD) {
+          this._held = false;
+          this._lostUnreleased = false;
+          if (this._oneShot) this.close();
+        }
+        this._sync();
+        reject(new ZklError(id, `release ${this.path}`));
+        return;
+      }
+      // RELEASED follows: at once for one of several holds, else once the
+      // node is deleted. A one-shot lock is closed after its last release.
+      const last = count <= 1;
+      if (last) this._held = false;
+      const done = last && this._oneShot ? () => { this.close(); resolve(); } : resolve;
+      this._releases.set(id, { resolve: done, reject });
+      this._sync();
+    });
+  }
+
+  _end(errno, why) {
+    this._held = false;
+    const acquires = [...this._acquires.values()];
+    const releases = [...this._releases.values()];
+    this._acquires.clear();
+    this._releases.clear();
+    this._forget();
+    for (const rec of acquires) {
+      unlisten(rec);
+      rec.reject(rec.aborted ? abortError(rec.signal) : new ZklError(errno, `${why}: ${this.path}`));
+    }
+    for (const rec of releases) rec.resolve();  // the nodes go with the handle
+  }
+
+  /** ACQUIRED / ACQUIRE_FAILED: settles the acquire of the event's request id. */
+  _acquireAnswered(ev) {
+    if (ev.type === EV.ACQUIRED) {
+      this._held = true;
+      this._lostUnreleased = false;
+      this._owner = ev.owner;
+      this._token = ev.token;
+      if (!this._controller || this._controller.signal.aborted) this._controller = new AbortController();
+    }
+    const rec = this._acquires.get(ev.requestId);
+    if (!rec) return;
+    this._acquires.delete(ev.requestId);
+    unlisten(rec);
+    if (ev.type === EV.ACQUIRE_FAILED) {
+      rec.reject(rec.aborted && ev.error === codes.ECANCELED
+        ? abortError(rec.signal) : new ZklError(ev.error, `acquire ${this.path}`));
+    } else if (rec.aborted) {
+      // Aborted too late: give this hold back, then report the abort.
+      this._release(rec.owner).catch(() => {});
+      rec.reject(abortError(rec.signal));
+    } else {
+      rec.resolve(this);
+    }
+  }
+
+  /** RELEASED: settles the release of the event's request id. */
+  _releaseAnswered(ev) {
+    const rec = this._releases.get(ev.requestId);
+    if (!rec) return;
+    this._releases.delete(ev.requestId);
+    if (ev.error) rec.reject(new ZklError(ev.error, `release ${this.path}`));
+    else rec.resolve();
+  }
+
+  /** LOST: the hold is gone; aborts its signal, emits 'lost'. */
+  _holdLost(ev) {
+    this._held = false;
+    this._lostUnreleased = true;
+    const err = new ZklError(ev.error || codes.ELOST, `${this._noun} ${this.path} lost`);
+    if (this._controller) this._controller.abort(err);
+    this.emit('lost', err);
+  }
+
+  _onEvent(ev) {
+    if (ev.type === EV.ACQUIRED || ev.type === EV.ACQUIRE_FAILED) this._acquireAnswered(ev);
+    else if (ev.type === EV.RELEASED) this._releaseAnswered(ev);
+    else if (ev.type === EV.LOST) this._holdLost(ev);
+    else this._emitShared(ev);
+    this._sync();
+  }
+}
+
+/**
  * A lock handle on one path (any recipe). One handle is one contender: it is
  * held by at most one owner at a time (a reentrant lock counts that owner's
  * holds). Use several handles for several concurrent contenders.
@@ -334,9 +460,9 @@ function unlisten(rec) {
  * ZKL_ELOST, ZKL_ECLOSED, ZKL_EMAXHOLD, ZKL_EREVOKED, ZKL_EAUTH),
  * 'revokeRequested' (fencing token of the hold asked to let go).
  */
-class Lock extends Handle {
+class Lock extends Holder {
   constructor(client, p, options = {}, oneShot = false) {
-    super(client, checkPath(p));
+    super(client, checkPath(p), 'lock');
     this.kind = options.kind ?? 'fair';
     const opts = {
       kind: kindOf(LOCK_KINDS, this.kind, 'lock kind'),
@@ -357,19 +483,13 @@ class Lock extends Handle {
     check(h, `lock ${JSON.stringify(p)}`);
     this._h = h;
     this._oneShot = oneShot;
-    this._acquires = [];  // pending acquires, answered in order by events
-    this._releases = [];  // last-hold releases waiting for RELEASED
-    this._held = false;   // a hold exists, as far as the events told us
-    this._lostUnreleased = false;  // LOST delivered, not yet acknowledged by release()
-    this._owner = null;
-    this._token = null;
-    this._controller = null;
     this._register();
   }
 
-  _busy() {
-    return this._held || this._acquires.length > 0 || this._releases.length > 0;
-  }
+  _acquireNative(own, ms) { return native.lockAcquireAsync(this._h, own, ms); }
+  _cancelNative() { return native.lockCancel(this._h); }
+  _releaseNative(own) { return native.lockReleaseAsync(this._h, own); }
+  _holdCount() { return native.lockHoldCount(this._h); }
 
   /** Held and provably valid at this instant (computed now; false once closed). */
   get isHeld() { return native.lockIsHeld(this._h) === 1; }
@@ -377,10 +497,6 @@ class Lock extends Handle {
   get holdCount() { return Math.max(0, native.lockHoldCount(this._h)); }
   /** Fencing token (BigInt) of the latest acquisition, or null before one. */
   get fencingToken() { return this._token; }
-  /** Owner token of the current hold, or null. */
-  get owner() { return this._held ? this._owner : null; }
-  /** An AbortSignal aborted (reason: a ZklError) when this hold is lost. */
-  get signal() { return this._controller ? this._controller.signal : null; }
 
   /**
    * The lease: milliseconds the hold stays provably valid even if the server
@@ -391,14 +507,6 @@ class Lock extends Handle {
   /** This handle's statistics (docs/STATISTICS.md, a handle entry). */
   stats() { return parseStats(native.lockStats(this._h), `stats ${this.path}`); }
 
-  _gotHold(owner, token) {
-    this._held = true;
-    this._lostUnreleased = false;
-    this._owner = owner;
-    this._token = token;
-    if (!this._controller || this._controller.signal.aborted) this._controller = new AbortController();
-  }
-
   /**
    * Acquires the lock: resolves with this lock once held. Options: timeout
    * (ms; default: wait forever; 0: one attempt, ZKL_ETIMEDOUT when taken),
@@ -407,27 +515,6 @@ class Lock extends Handle {
    */
   acquire({ timeout, signal, owner } = {}) {
     return this._acquire(toOwner(owner), toTimeout(timeout), signal);
-  }
-
-  _acquire(own, ms, signal) {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) throw abortError(signal);
-      check(native.lockAcquireAsync(this._h, own, ms), `acquire ${this.path}`);
-      const rec = { resolve, reject, owner: own, signal, aborted: false, onAbort: null };
-      if (signal) {
-        rec.onAbort = () => {
-          if (rec.aborted) return;
-          rec.aborted = true;
-          // 0: ACQUIRE_FAILED (ECANCELED) follows, the node is deleted.
-          // ENOTHELD: the acquire already succeeded; ACQUIRED follows and
-          // the hold is given back there.
-          native.lockCancel(this._h);
-        };
-        signal.addEventListener('abort', rec.onAbort, { once: true });
-      }
-      this._acquires.push(rec);
-      this._sync();
-    });
   }
 
   /**
@@ -451,21 +538,6 @@ class Lock extends Handle {
   }
 
   /**
-   * One attempt without waiting in line (one round trip): true when
-   * acquired, false when another holder is in the way (zkl's ZKL_EAGAIN).
-   * Rejects with ZKL_ECONNECTION while not connected (a try never waits).
-   */
-  async tryAcquire({ owner } = {}) {
-    try {
-      await this._acquire(toOwner(owner), 0);
-      return true;
-    } catch (err) {
-      if (err instanceof ZklError && err.errno === codes.ETIMEDOUT) return false;
-      throw err;
-    }
-  }
-
-  /**
    * Releases one hold of `owner` (default ZKL_DEFAULT_OWNER). Resolves once
    * ZooKeeper confirmed the delete (last hold) — then the next contender
    * may hold it. Rejects with ZKL_ENOTHELD when not held (a second release,
@@ -473,34 +545,7 @@ class Lock extends Handle {
    * once with ZKL_ELOST after a loss.
    */
   release({ owner } = {}) {
-    return new Promise((resolve, reject) => {
-      const own = toOwner(owner);
-      if (this._closed) throw this._releaseClosedError();
-      const done = () => {
-        if (this._oneShot) this.close();
-        resolve();
-      };
-      const count = native.lockHoldCount(this._h);
-      const rc = native.lockReleaseAsync(this._h, own);
-      if (rc < 0) {
-        if (rc === codes.ELOST || rc === codes.ENOTHELD) {
-          this._held = false;
-          this._lostUnreleased = false;
-          if (this._oneShot) this.close();
-        }
-        this._sync();
-        reject(new ZklError(rc, `release ${this.path}`));
-        return;
-      }
-      if (count > 1) {  // one of several holds: nothing to send
-        resolve();
-        return;
-      }
-      this._held = false;
-      if (count === 1) this._releases.push({ resolve: done, reject });
-      else done();
-      this._sync();
-    });
+    return this._release(toOwner(owner));
   }
 
   /**
@@ -512,63 +557,6 @@ class Lock extends Handle {
   }
 
   _destroyNative(h) { native.lockDestroy(h); }
-
-  _end(errno, why) {
-    this._held = false;
-    const acquires = this._acquires.splice(0);
-    const releases = this._releases.splice(0);
-    this._forget();
-    for (const rec of acquires) {
-      this._settled(rec);
-      rec.reject(rec.aborted ? abortError(rec.signal) : new ZklError(errno, `${why}: ${this.path}`));
-    }
-    for (const rec of releases) rec.resolve();  // the node goes with the handle
-  }
-
-  _onSessionGone() {
-    // The session's nodes are gone with it: pending releases are complete.
-    for (const rec of this._releases.splice(0)) rec.resolve();
-    this._sync();
-  }
-
-  _onEvent(ev) {
-    switch (ev.type) {
-      case EV.ACQUIRED: {
-        this._onSessionGone();  // an earlier release is over by now
-        const rec = this._acquires.shift();
-        this._gotHold(ev.owner, ev.token);
-        if (rec) {
-          this._settled(rec);
-          if (rec.aborted) {
-            // Aborted too late: give this hold back, then report the abort.
-            const count = native.lockHoldCount(this._h);
-            if (native.lockReleaseAsync(this._h, rec.owner) === 0 && count <= 1) {
-              this._held = false;
-              if (count === 1) this._releases.push({ resolve() {}, reject() {} });
-            }
-            rec.reject(abortError(rec.signal));
-          } else {
-            rec.resolve(this);
-          }
-        }
-        break;
-      }
-      case EV.ACQUIRE_FAILED: {
-        const rec = this._acquires.shift();
-        if (rec) {
-          this._acquireFailed(rec, ev);
-        }
-        break;
-      }
-      case EV.LOST:
-        this._holdLost(ev, 'lock');
-        break;
-      default:
-        this._emitShared(ev);
-        break;
-    }
-    this._sync();
-  }
 }
 
 /**
@@ -592,7 +580,7 @@ class Election extends Handle {
     this._h = h;
     this._joined = false;   // campaigning or leader
     this._leader = false;   // as far as the events told us
-    this._campaign = null;  // the pending campaign() promise's record
+    this._campaign = null;  // the pending campaign() promise's record, with its request id
     this._token = null;
     this._register();
   }
@@ -626,8 +614,8 @@ class Election extends Handle {
       if (this._campaign) throw new ZklError(codes.EBUSY, `campaign ${this.path}`);
       // After a lost leadership zkl keeps the participant in line; the core
       // lets this campaign take over that place with its own deadline.
-      check(native.electionAcquireAsync(this._h, ms), `campaign ${this.path}`);
-      const rec = { resolve, reject, signal, aborted: false, onAbort: null };
+      const id = check(native.electionAcquireAsync(this._h, ms), `campaign ${this.path}`);
+      const rec = { id, resolve, reject, signal, aborted: false, onAbort: null };
       if (signal) {
         rec.onAbort = () => {
           rec.aborted = true;
@@ -641,9 +629,10 @@ class Election extends Handle {
     });
   }
 
-  _settle(fn) {
+  /** Settles the pending campaign if `id` is its request id (null: whichever). */
+  _settle(id, fn) {
     const rec = this._campaign;
-    if (!rec) return;
+    if (!rec || (id !== null && rec.id !== id)) return;
     this._campaign = null;
     unlisten(rec);
     fn(rec);
@@ -697,11 +686,9 @@ class Election extends Handle {
     this._joined = false;
     this._leader = false;
     this._forget();
-    this._settle((rec) => rec.reject(rec.aborted ? abortError(rec.signal)
-                                                 : new ZklError(errno, `${why}: ${this.path}`)));
+    this._settle(null, (rec) => rec.reject(rec.aborted ? abortError(rec.signal)
+                                                       : new ZklError(errno, `${why}: ${this.path}`)));
   }
-
-  _onSessionGone() {}
 
   _onEvent(ev) {
     switch (ev.type) {
@@ -709,7 +696,7 @@ class Election extends Handle {
         this._leader = true;
         this._joined = true;
         this._token = ev.token;
-        this._settle((rec) => rec.resolve(ev.token));
+        this._settle(ev.requestId, (rec) => rec.resolve(ev.token));
         this.emit('elected', ev.token);
         break;
       case EV.NOT_ELECTED:
@@ -719,7 +706,7 @@ class Election extends Handle {
       case EV.ACQUIRE_FAILED:
         this._leader = false;
         this._joined = false;
-        this._settle((rec) => {
+        this._settle(ev.requestId, (rec) => {
           if (rec.aborted && ev.error === codes.ECANCELED) rec.reject(abortError(rec.signal));
           else rec.reject(new ZklError(ev.error, `campaign ${this.path}`));
         });
@@ -778,7 +765,6 @@ class LeaderObserver extends Handle {
   }
 
   _destroyNative(h) { native.observerDestroy(h); }
-  _onSessionGone() {}
 
   _onEvent(ev) {
     if (ev.type === EV.LEADER_CHANGED) this.emit('leaderChanged', ev.data ?? '', ev.token);
@@ -817,7 +803,7 @@ if (typeof Symbol.dispose === 'symbol') {
 
 // The multi-lock (lib/multilock.js), built on the internals above.
 const MultiLock = require('./multilock')({
-  native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor, checkPath,
+  native, Holder, Lock, ZklError, codes, EV, check, toOwner, toTimeout, validFor, checkPath,
   releaseAndClose,
 });
 
@@ -1021,9 +1007,6 @@ class Client extends EventEmitter {
     if (name === 'connected' || name === 'reconnected') this._settleWaiters(null);
     else if (name === 'authFailed') this._settleWaiters(this._connectFailure(error || codes.EAUTH));
     else if (name === 'closed') this._settleWaiters(codes.ECLOSED);
-    if (name === 'lost' || name === 'closed' || name === 'authFailed') {
-      for (const h of this._handles.values()) h._onSessionGone();
-    }
     this.emit('session', name);
     if (name === 'authFailed') this.emit(name, new ZklError(error || codes.EAUTH, 'session'));
     else this.emit(name);

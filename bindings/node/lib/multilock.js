@@ -4,7 +4,7 @@
 // that overlapping multi-locks never deadlock. LOST of one member is LOST of
 // the whole (the other members are released by zkl).
 //
-// Built on lib/index.js's internals (Handle, the addon, error helpers),
+// Built on lib/index.js's internals (Holder, the addon, error helpers),
 // which index.js hands to this factory; index.js exports the class and
 // Client#multiLock.
 
@@ -13,8 +13,8 @@ const byPath = (a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)
 
 module.exports = function defineMultiLock(internals) {
   const {
-    native, Handle, Lock, ZklError, codes, EV, check, abortError, toOwner, toTimeout, validFor,
-    checkPath, releaseAndClose,
+    native, Holder, Lock, ZklError, codes, EV, check, toOwner, toTimeout, validFor, checkPath,
+    releaseAndClose,
   } = internals;
 
   /**
@@ -29,10 +29,10 @@ module.exports = function defineMultiLock(internals) {
    * 'lost' (ZklError: one member was lost, the others are released),
    * 'revokeRequested' (someone asked a holder of a member to let go).
    */
-  class MultiLock extends Handle {
+  class MultiLock extends Holder {
     constructor(client, locks) {
       if (!Array.isArray(locks)) throw new TypeError('multi-lock members must be an array of Locks');
-      super(client, '');
+      super(client, '', 'multi-lock');
       if (locks.length === 0) throw new ZklError(codes.EINVAL, 'multiLock: no members');
       for (const lk of locks) {
         if (!(lk instanceof Lock)) throw new TypeError('multi-lock members must be Lock handles');
@@ -54,25 +54,16 @@ module.exports = function defineMultiLock(internals) {
         lk._group = this;
         lk._forget();  // taken over: no events, no calls of its own
       }
-      this._acquire = null;   // the pending acquire's record
-      this._releases = [];    // releases waiting for RELEASED
-      this._held = false;     // as far as the events told us
-      this._lostUnreleased = false;
-      this._owner = null;
-      this._controller = null;
       this._register();
     }
 
-    _busy() {
-      return this._held || this._acquire !== null || this._releases.length > 0;
-    }
+    _acquireNative(own, ms) { return native.multilockAcquireAsync(this._h, own, ms); }
+    _cancelNative() { return native.multilockCancel(this._h); }
+    _releaseNative(own) { return native.multilockReleaseAsync(this._h, own); }
+    _holdCount() { return this._held ? 1 : 0; }
 
     /** Every member held and provably valid at this instant (false once closed). */
     get isHeld() { return native.multilockIsHeld(this._h) === 1; }
-    /** Owner token of the current hold, or null. */
-    get owner() { return this._held ? this._owner : null; }
-    /** An AbortSignal aborted (reason: a ZklError) when this hold is lost. */
-    get signal() { return this._controller ? this._controller.signal : null; }
 
     /** The smallest lease of the members in ms (0 when not held, suspended or closed). */
     validFor() { return validFor(native.multilockValidFor(this._h)); }
@@ -101,25 +92,7 @@ module.exports = function defineMultiLock(internals) {
      * default forever; 0: one attempt), signal, owner.
      */
     acquire({ timeout, signal, owner } = {}) {
-      return new Promise((resolve, reject) => {
-        const own = toOwner(owner);
-        const ms = toTimeout(timeout);
-        if (signal?.aborted) throw abortError(signal);
-        check(native.multilockAcquireAsync(this._h, own, ms), `acquire ${this.path}`);
-        const rec = { resolve, reject, owner: own, signal, aborted: false, onAbort: null };
-        if (signal) {
-          rec.onAbort = () => {
-            if (rec.aborted) return;
-            rec.aborted = true;
-            // 0: ACQUIRE_FAILED (ECANCELED) follows, the taken members are
-            // released. ENOTHELD: ACQUIRED follows and is given back there.
-            native.multilockCancel(this._h);
-          };
-          signal.addEventListener('abort', rec.onAbort, { once: true });
-        }
-        this._acquire = rec;
-        this._sync();
-      });
+      return this._acquire(toOwner(owner), toTimeout(timeout), signal);
     }
 
     /**
@@ -134,45 +107,12 @@ module.exports = function defineMultiLock(internals) {
     }
 
     /**
-     * One attempt, not waiting for any member: true when all are held,
-     * false when some member is taken (then none is held). Rejects with
-     * ZKL_ECONNECTION while not connected.
-     */
-    async tryAcquire({ owner } = {}) {
-      try {
-        await this.acquire({ timeout: 0, owner });
-        return true;
-      } catch (err) {
-        if (err instanceof ZklError && (err.errno === codes.ETIMEDOUT || err.errno === codes.EAGAIN)) {
-          return false;
-        }
-        throw err;
-      }
-    }
-
-    /**
      * Releases every member; resolves once ZooKeeper confirmed every delete.
      * Rejects with ZKL_ENOTHELD when not held (also a second release),
      * ZKL_ENOTOWNER for another owner, and once with ZKL_ELOST after a loss.
      */
     release({ owner } = {}) {
-      return new Promise((resolve, reject) => {
-        const own = toOwner(owner);
-        if (this._closed) throw this._releaseClosedError();
-        const rc = native.multilockReleaseAsync(this._h, own);
-        if (rc < 0) {
-          if (rc === codes.ELOST || rc === codes.ENOTHELD) {
-            this._held = false;
-            this._lostUnreleased = false;
-          }
-          this._sync();
-          reject(new ZklError(rc, `release ${this.path}`));
-          return;
-        }
-        this._held = false;
-        this._releases.push({ resolve, reject });  // RELEASED follows
-        this._sync();
-      });
+      return this._release(toOwner(owner));
     }
 
     /**
@@ -187,69 +127,13 @@ module.exports = function defineMultiLock(internals) {
     _destroyNative(h) { native.multilockDestroy(h); }
 
     _end(errno, why) {
-      this._held = false;
-      const rec = this._acquire;
-      this._acquire = null;
-      const releases = this._releases.splice(0);
-      this._forget();
       for (const lk of this.members) lk._group = null;  // destroyed with it: closed, no longer busy
-      if (rec) {
-        this._settled(rec);
-        rec.reject(rec.aborted ? abortError(rec.signal) : new ZklError(errno, `${why}: ${this.path}`));
-      }
-      for (const r of releases) r.resolve();  // the nodes go with the handles
-    }
-
-    _onSessionGone() {
-      // The session's nodes are gone with it: pending releases are complete.
-      for (const r of this._releases.splice(0)) r.resolve();
-      this._sync();
+      super._end(errno, why);
     }
 
     _onEvent(ev) {
-      switch (ev.type) {
-        case EV.ACQUIRED: {
-          this._onSessionGone();  // an earlier release is over by now
-          const rec = this._acquire;
-          this._acquire = null;
-          this._held = true;
-          this._lostUnreleased = false;
-          this._owner = ev.owner;
-          if (!this._controller || this._controller.signal.aborted) this._controller = new AbortController();
-          if (rec) {
-            this._settled(rec);
-            if (rec.aborted) {
-              // Aborted too late: give the members back, then report the abort.
-              if (native.multilockReleaseAsync(this._h, rec.owner) === 0) {
-                this._held = false;
-                this._releases.push({ resolve() {}, reject() {} });
-              }
-              rec.reject(abortError(rec.signal));
-            } else {
-              rec.resolve(this);
-            }
-          }
-          break;
-        }
-        case EV.ACQUIRE_FAILED: {
-          const rec = this._acquire;
-          this._acquire = null;
-          if (rec) {
-            this._acquireFailed(rec, ev);
-          }
-          break;
-        }
-        case EV.LOST:
-          this._holdLost(ev, 'multi-lock');
-          break;
-        case EV.REVOKE_REQUESTED:
-          this.emit('revokeRequested');
-          break;
-        default:
-          this._emitShared(ev);
-          break;
-      }
-      this._sync();
+      if (ev.type === EV.REVOKE_REQUESTED) this.emit('revokeRequested');
+      else super._onEvent(ev);
     }
   }
 

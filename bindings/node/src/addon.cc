@@ -18,6 +18,9 @@
 //   not a checked handle) crosses as an external freed by the garbage
 //   collector. The *_write_async calls copy it and return a request id;
 //   the WRITTEN event that answers carries that id and the results.
+// - The *_acquire_async and *_release_async calls return a request id (> 0)
+//   too, or a negative code; each event object carries `requestId`, the id
+//   of the call it answers (0 for none), by which lib/ settles the call.
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <uv.h>

@@ -249,3 +249,95 @@ def test_dispatch_from_other_thread_is_refused(client, path):
         assert err
 
     run(main())
+
+
+def test_async_acquires_matched_by_request_id(client, client2, path):
+    """One client, four acquires in flight on four handles: two waiting
+    (granted in the reverse order of the calls), one that times out, one
+    cancelled. Each call is settled by the event of its own request id."""
+    holders = [client2.lock(f"{path}/{i}") for i in range(4)]
+    for holder in holders:
+        holder.acquire(timeout=5)
+    locks = [client.lock(f"{path}/{i}") for i in range(4)]
+    seen = []
+    client.add_listener(lambda ev: ev.type in (zkl.EventType.ACQUIRED,
+                                               zkl.EventType.ACQUIRE_FAILED) and seen.append(ev))
+
+    async def main():
+        a = asyncio.create_task(locks[0].acquire_async(timeout=30))
+        b = asyncio.create_task(locks[1].acquire_async(timeout=30))
+        c = asyncio.create_task(locks[2].acquire_async(timeout=0.5))
+        d = asyncio.create_task(locks[3].acquire_async(timeout=30))
+        await until(lambda: all(lk._calls for lk in locks), what="four acquires in flight")
+        ids = [next(iter(lk._calls)) for lk in locks]
+        assert len(set(ids)) == 4 and all(i > 0 for i in ids)
+        d.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await d
+        holders[1].release()
+        tb = await b
+        assert not a.done()
+        holders[0].release()
+        ta = await a
+        with pytest.raises(zkl.TimedOut):
+            await c
+        assert tb == locks[1].fencing_token and ta == locks[0].fencing_token and ta != tb
+        await until(lambda: not locks[3]._calls, what="the cancelled acquire's event")
+        return ids
+
+    ids = run(main())
+    answers = {ev.request_id: (ev.source, ev.type, ev.error) for ev in seen}
+    assert answers == {
+        ids[0]: (locks[0], zkl.EventType.ACQUIRED, 0),
+        ids[1]: (locks[1], zkl.EventType.ACQUIRED, 0),
+        ids[2]: (locks[2], zkl.EventType.ACQUIRE_FAILED, zkl.TimedOut.code),
+        ids[3]: (locks[3], zkl.EventType.ACQUIRE_FAILED, zkl.Cancelled.code),
+    }
+    assert locks[0].is_held and locks[1].is_held
+    assert not locks[2].is_held and not locks[3].is_held
+    assert len(node_names(client2, f"{path}/3")) == 1  # the cancelled one left no node
+
+
+def _block_until(pred, what, timeout=15.0):
+    """Blocks the loop (no event is dispatched) until pred()."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("kind", ["lock", "election"])
+def test_acquire_again_after_timeout_is_not_settled_by_its_failure(new_client, path, kind):
+    """The failure of a timed-out acquire (campaign), still queued when the
+    next call of the same handle starts, settles the first call only."""
+    a, b = new_client(), new_client()
+    if kind == "lock":
+        holder, handle, node_kind = a.lock(path), b.lock(path), zkl.LockKind.FAIR
+        holder.acquire(timeout=5)
+        start = handle.acquire_async
+    else:
+        holder, handle = a.election(path, "alpha"), b.election(path, "beta")
+        node_kind = zkl.ElectionKind.FAIR
+        holder.campaign(timeout=5)
+        start = handle.campaign_async
+
+    def line():
+        return len(node_names(a, path, node_kind))
+
+    async def main():
+        first = asyncio.create_task(start(timeout=1))
+        await until(lambda: line() == 2, what="first call queued")
+        _block_until(lambda: line() == 1, "first call timed out")
+        second = asyncio.ensure_future(start(timeout=30))
+        await asyncio.sleep(0)  # second's C call runs before the failure is dispatched
+        assert len(handle._calls) == 2
+        with pytest.raises(zkl.TimedOut):
+            await first
+        await asyncio.sleep(0.2)
+        assert not second.done() and handle._kept  # still waiting, kept alive
+        holder.release()
+        assert await second == handle.fencing_token
+
+    run(main())
+    assert handle.valid_for() > 0
+    handle.release()

@@ -285,6 +285,28 @@ def test_listener_and_release_event(client, path):
     assert ("client", zkl.EventType.RELEASED) in seen
 
 
+def test_release_events_carry_request_ids(client, path):
+    """release(wait=False): each RELEASED carries its call's request id; an
+    inner hold of a reentrant lock is answered at once by its own."""
+    seen = []
+    lock = client.reentrant_lock(path, timeout=5, listener=seen.append)
+    lock.acquire()
+    lock.acquire()
+    lock.release(wait=False)  # inner hold: the node stays
+    assert lock.hold_count == 1 and lock.is_held
+    lock.release(wait=False)
+
+    def released():
+        return [e for e in seen if e.type == zkl.EventType.RELEASED]
+
+    wait_until(lambda: len(released()) == 2, client=client, what="two RELEASED")
+    ids = [e.request_id for e in released()]
+    assert all(i > 0 for i in ids) and ids[0] < ids[1]
+    assert all(e.error == 0 and e.source is lock for e in released())
+    assert lock.hold_count == 0 and not lock._kept
+    assert node_names(client, path) == []
+
+
 def test_dispatcher_thread(client, path):
     seen = []
     ready = threading.Event()

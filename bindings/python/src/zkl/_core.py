@@ -17,7 +17,6 @@ its client is unreachable too) emits a ResourceWarning.
 from __future__ import annotations
 
 import asyncio
-import collections
 import json
 import logging
 import math
@@ -26,7 +25,7 @@ import time
 import warnings
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import capi as _c
 from ._errors import BadPath, Closed, InvalidArgument, ZklError, check, error_for, strerror
@@ -932,15 +931,24 @@ class _Handle:
 class _Leased(_Handle):
     """What a hold (Lock, MultiLock) and a leadership (Election) share: the
     default timeout, the lease (valid_for / valid_until over one C call),
-    cancel's answer, and until_lost()."""
+    cancel's answer, the async acquires (campaigns) answered by the events
+    of their request ids, and until_lost()."""
 
     _valid_for_c = staticmethod(lambda h: (0, 0))
+    _cancel_c = staticmethod(lambda h: 0)
 
     def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
                  listener: Optional[Listener]):
         self.timeout = timeout
         self._lost: Optional[Event] = None  # LOST of the current/last hold or term
         self._lost_waiters: List[asyncio.Future] = []
+        # Pending async acquires by the request id the C call returned, with
+        # their owner: the final event carrying that id (ACQUIRED / ELECTED or
+        # ACQUIRE_FAILED) answers each, as WRITTEN answers a write.
+        self._calls: Dict[int, Tuple[asyncio.Future, int]] = {}
+        # The id of the last async acquire started: the only one the core may
+        # still have pending (it refuses another while one is).
+        self._latest = 0
         super().__init__(client, path, h, listener)
 
     def _timeout(self, timeout: Any) -> int:
@@ -993,18 +1001,67 @@ class _Leased(_Handle):
         waiters, self._lost_waiters = self._lost_waiters, []
         _settle(waiters, event)
 
+    # -- async acquires, matched to their events by request id -------------
 
-class _Pending:
-    """One *_acquire_async call: exactly one ACQUIRED or ACQUIRE_FAILED event
-    answers it, in call order."""
-    __slots__ = ("fut", "owner", "routed", "abandoned", "undone")
+    def _started(self) -> None:
+        """An async acquire was started (kept alive from now on)."""
 
-    def __init__(self, fut: asyncio.Future, owner: int):
-        self.fut = fut
-        self.owner = owner
-        self.routed = False
-        self.abandoned = False
-        self.undone = False
+    def _acquired(self) -> None:
+        """Held (or leader) now."""
+        self._lost = None
+
+    def _undo(self, owner: int) -> None:
+        """Gives back a grant whose caller is gone."""
+
+    async def _await_call(self, loop: asyncio.AbstractEventLoop, rc: int, owner: int,
+                          context: str) -> int:
+        """Awaits the answer to the async acquire that returned `rc` (its
+        request id, or an error code): the fencing token. Cancelling the
+        awaiting task cancels the acquire, and a grant that came meanwhile is
+        given back (now, or when its event comes)."""
+        if rc < 0:
+            raise error_for(rc, context)
+        # The answering event is dispatched on this loop, so it cannot come
+        # before the future is registered.
+        fut = loop.create_future()
+        self._calls[rc] = (fut, owner)
+        self._latest = rc
+        self._started()
+        try:
+            return await fut
+        except BaseException:
+            if not fut.done():
+                fut.cancel()  # its event, when it comes, finds nobody waiting
+            elif not fut.cancelled() and fut.exception() is None:
+                self._undo(owner)  # granted, but the caller is gone meanwhile
+            if rc in self._calls and rc == self._latest and self._h is not None:
+                # Unanswered: pending, or answered by an event still queued
+                # (then the cancel finds nothing pending and its event is
+                # the answer).
+                type(self)._cancel_c(self._h)
+            raise
+
+    def _answer(self, event: Event, context: str) -> None:
+        """Settles the async acquire that `event` (ACQUIRED / ELECTED /
+        ACQUIRE_FAILED) answers: the one of its request id."""
+        entry = self._calls.pop(event.request_id, None)
+        if entry is None:
+            return  # no awaited call (start(), a rejoin)
+        fut, owner = entry
+        if event.type == EventType.ACQUIRE_FAILED:
+            if not fut.done():
+                fut.set_exception(error_for(event.error, context))
+        elif fut.done():
+            self._undo(owner)  # granted, but the caller is gone
+        else:
+            self._acquired()
+            fut.set_result(event.fencing_token)
+
+    def _closed(self) -> None:
+        calls, self._calls = self._calls, {}
+        waiters, self._lost_waiters = self._lost_waiters, []
+        for fut in [fut for fut, _ in calls.values()] + waiters:
+            _fail_future(fut, lambda: Closed(f"{self.path}: handle closed"))
 
 
 class _Acquirable(_Leased):
@@ -1013,7 +1070,6 @@ class _Acquirable(_Leased):
     _acquire_c = staticmethod(lambda h, o, ms: 0)
     _try_c = staticmethod(lambda h, o: 0)
     _acquire_async_c = staticmethod(lambda h, o, ms: 0)
-    _cancel_c = staticmethod(lambda h: 0)
     _release_c = staticmethod(lambda h, o: 0)
     _release_async_c = staticmethod(lambda h, o: 0)
     _is_held_c = staticmethod(lambda h: 0)
@@ -1023,7 +1079,6 @@ class _Acquirable(_Leased):
     def __init__(self, client: Client, path: str, h, *, timeout: Optional[float],
                  owner: Optional[int], listener: Optional[Listener]):
         self.owner = DEFAULT_OWNER if owner is None else _owner_token(owner)
-        self._pending: Deque[_Pending] = collections.deque()
         self._holding = False
         super().__init__(client, path, h, timeout=timeout, listener=listener)
 
@@ -1035,10 +1090,12 @@ class _Acquirable(_Leased):
 
     def _sync_keep(self) -> None:
         """Kept alive by the client while holding or acquiring."""
-        if self._h is not None and (self._pending or self._still_holds()):
+        if self._h is not None and (self._calls or self._still_holds()):
             self._client._keep(self)
         else:
             self._client._unkeep(self)
+
+    _started = _sync_keep
 
     def _acquired(self) -> None:
         self._lost = None
@@ -1074,8 +1131,8 @@ class _Acquirable(_Leased):
         RELEASED event reports the outcome). Raises NotHeld, NotOwner, or
         LockLost once if the lock was lost while held."""
         fn = type(self)._release_c if wait else type(self)._release_async_c
-        rc = fn(self._handle(), self._owner(owner))
-        if rc in (0, _c.ZKL_ENOTHELD, _c.ZKL_ELOST):
+        rc = fn(self._handle(), self._owner(owner))  # wait=False: a request id (> 0)
+        if rc >= 0 or rc in (_c.ZKL_ENOTHELD, _c.ZKL_ELOST):
             self._holding = self._hold_count_now() > 0
             self._sync_keep()
         check(rc, f"release {self.path}")
@@ -1145,36 +1202,8 @@ class _Acquirable(_Leased):
         behind; if the lock was granted meanwhile it is released)."""
         loop = self._client.attach()
         o = self._owner(owner)
-        ms = self._timeout(timeout)
-        h = self._handle()
-        slot = _Pending(loop.create_future(), o)
-        self._pending.append(slot)
-        rc = type(self)._acquire_async_c(h, o, ms)
-        if rc < 0:
-            self._pending.remove(slot)
-            raise error_for(rc, f"acquire {self.path}")
-        self._sync_keep()
-        try:
-            return await slot.fut
-        except BaseException:
-            fut = slot.fut
-            if fut.done() and not fut.cancelled() and fut.exception() is None:
-                # Granted, but the caller is gone (cancelled meanwhile): undo.
-                self._undo(o)
-            elif not slot.routed:
-                slot.abandoned = True
-                self._abandon(slot)
-            raise
-
-    def _abandon(self, slot: _Pending) -> None:
-        h = self._h
-        if h is None:
-            return
-        rc = type(self)._cancel_c(h)
-        if rc == _ENOTHELD and type(self)._is_held_c(h) == 1:
-            # Already granted (its ACQUIRED event is still queued): release.
-            slot.undone = True
-            self._undo(slot.owner)
+        rc = type(self)._acquire_async_c(self._handle(), o, self._timeout(timeout))
+        return await self._await_call(loop, rc, o, f"acquire {self.path}")
 
     def _undo(self, owner: int) -> None:
         if self._h is not None:
@@ -1184,19 +1213,8 @@ class _Acquirable(_Leased):
 
     def _on_event(self, event: Event) -> None:
         t = event.type
-        if t in (EventType.ACQUIRED, EventType.ACQUIRE_FAILED) and self._pending:
-            slot = self._pending.popleft()
-            slot.routed = True
-            fut = slot.fut
-            if slot.abandoned or fut.done():
-                if t == EventType.ACQUIRED and not slot.undone:
-                    self._undo(slot.owner)
-            elif t == EventType.ACQUIRED:
-                self._lost = None
-                self._holding = True
-                fut.set_result(event.fencing_token)
-            else:
-                fut.set_exception(error_for(event.error, f"acquire {self.path}"))
+        if t in (EventType.ACQUIRED, EventType.ACQUIRE_FAILED):
+            self._answer(event, f"acquire {self.path}")
             self._sync_keep()
         elif t == EventType.LOST:
             self._holding = False
@@ -1212,13 +1230,7 @@ class _Acquirable(_Leased):
 
     def _closed(self) -> None:
         self._holding = False
-        closed = Closed(f"{self.path}: handle closed")
-        while self._pending:
-            slot = self._pending.popleft()
-            if not slot.fut.done():
-                slot.fut.set_exception(closed)
-        waiters, self._lost_waiters = self._lost_waiters, []
-        _settle(waiters, exc=closed)
+        super()._closed()
 
 
 class Lock(_Acquirable):
@@ -1420,6 +1432,7 @@ class Election(_Leased):
 
     _destroy = staticmethod(_c.zkl_election_destroy)
     _valid_for_c = staticmethod(_c.zkl_election_valid_for)
+    _cancel_c = staticmethod(_c.zkl_election_cancel)
 
     def __init__(self, client: Client, path: str, id: str, *,
                  kind: Union[ElectionKind, int] = ElectionKind.FAIR,
@@ -1441,7 +1454,6 @@ class Election(_Leased):
         self.id = id
         self.kind = kind
         self._joined = False
-        self._elected_waiters: List[asyncio.Future] = []
         super().__init__(client, path, h, timeout=timeout, listener=listener)
 
     def __repr__(self) -> str:
@@ -1455,12 +1467,15 @@ class Election(_Leased):
         else:
             self._client._unkeep(self)
 
+    def _started(self) -> None:
+        self._set_joined(True)
+
     def start(self, timeout: Optional[float] = None) -> None:
         """Joins the election and returns at once: NOT_ELECTED when queued
         behind a leader, ELECTED when leader, ACQUIRE_FAILED (left again) if
         `timeout` passes first (None: stays in line until elected)."""
-        check(_c.zkl_election_acquire_async(self._handle(), _ms(timeout)),
-              f"election start {self.path}")
+        self._latest = check(_c.zkl_election_acquire_async(self._handle(), _ms(timeout)),
+                             f"election start {self.path}")
         self._set_joined(True)
 
     def campaign(self, timeout: Optional[float] = _DEFAULT) -> int:
@@ -1471,6 +1486,7 @@ class Election(_Leased):
         h = self._handle()
         rc = _c.zkl_election_acquire(h, self._timeout(timeout))
         if rc != _c.ZKL_EBUSY:
+            self._latest = 0  # an earlier async campaign's failure is no news now
             self._set_joined(rc == 0)
         check(rc, f"campaign {self.path}")
         rc, token = _c.zkl_election_fencing_token(h)
@@ -1480,6 +1496,8 @@ class Election(_Leased):
     def try_campaign(self) -> bool:
         """Leader now (True), or False (and not in the election)."""
         rc = _c.zkl_election_try_acquire(self._handle())
+        if rc != _c.ZKL_EBUSY:
+            self._latest = 0
         if rc == _EAGAIN:
             self._set_joined(False)
             return False
@@ -1500,32 +1518,12 @@ class Election(_Leased):
             rc, token = _c.zkl_election_fencing_token(h)
             if rc == 0:
                 return token
-        fut = loop.create_future()
-        self._elected_waiters.append(fut)
-        rc = _c.zkl_election_acquire_async(h, ms)
-        if rc < 0:
-            self._elected_waiters.remove(fut)
-            raise error_for(rc, f"campaign {self.path}")
-        self._set_joined(True)
-        try:
-            return await fut
-        except asyncio.CancelledError:
-            if self._h is not None:
-                if fut.done() and not fut.cancelled() and fut.exception() is None:
-                    self._resign_quietly()  # elected, but the caller is gone
-                elif _c.zkl_election_cancel(self._h) == _ENOTHELD and \
-                        _c.zkl_election_is_leader(self._h) == 1:
-                    self._resign_quietly()  # elected; the event is still queued
-                else:
-                    self._set_joined(False)
-            raise
-        finally:
-            if fut in self._elected_waiters:
-                self._elected_waiters.remove(fut)
+        return await self._await_call(loop, _c.zkl_election_acquire_async(h, ms), 0,
+                                      f"campaign {self.path}")
 
-    def _resign_quietly(self) -> None:
+    def _undo(self, owner: int) -> None:
         if self._h is not None:
-            _c.zkl_election_release(self._h)
+            _c.zkl_election_release(self._h)  # resigns quietly
             self._set_joined(False)
 
     def cancel(self) -> bool:
@@ -1589,22 +1587,18 @@ class Election(_Leased):
     def _on_event(self, event: Event) -> None:
         t = event.type
         if t == EventType.ELECTED:
-            self._lost = None
-            waiters, self._elected_waiters = self._elected_waiters, []
-            _settle(waiters, event.fencing_token)
+            self._lost = None  # also a rejoin's (request id 0)
+            self._answer(event, f"campaign {self.path}")
         elif t == EventType.ACQUIRE_FAILED:
-            self._set_joined(False)
-            waiters, self._elected_waiters = self._elected_waiters, []
-            _settle(waiters, exc=error_for(event.error, f"campaign {self.path}"))
+            if event.request_id in (0, self._latest):  # not an older campaign's
+                self._set_joined(False)
+            self._answer(event, f"campaign {self.path}")
         elif t == EventType.LOST:
             self._was_lost(event)
 
     def _closed(self) -> None:
         self._joined = False
-        waiters = self._elected_waiters + self._lost_waiters
-        self._elected_waiters, self._lost_waiters = [], []
-        for fut in waiters:
-            _fail_future(fut, lambda: Closed(f"election {self.path}: handle closed"))
+        super()._closed()
 
     def __enter__(self) -> "Election":
         self.campaign()

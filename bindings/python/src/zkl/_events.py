@@ -106,9 +106,13 @@ class Event:
     source: Optional[Any] = field(default=None, compare=False)
     log_level: int = 0
     component: str = ""
-    #: WRITTEN: the request id the *_write_async call returned, and the
-    #: write's results (a WriteResult).
+    #: The request id the async call this event answers returned
+    #: (acquire_async / campaign_async / start: ACQUIRED, ELECTED,
+    #: NOT_ELECTED, ACQUIRE_FAILED; release(wait=False): RELEASED;
+    #: write_async: WRITTEN); 0 for events that answer no call (SUSPENDED,
+    #: RESTORED, LOST, an election's rejoin, ...).
     request_id: int = 0
+    #: WRITTEN: the write's results (a WriteResult).
     write_result: Optional[Any] = field(default=None, compare=False)
 
     @property
