@@ -125,7 +125,12 @@ type Event struct {
 	Owner        uint64       // owner token of the acquire the event answers
 	FencingToken uint64       // the hold's token (Acquired, Elected, Restored, Suspended, Lost), or the leader's term (LeaderChanged)
 	Leader       string       // LeaderChanged: the leader's id
-	RequestID    uint64       // Written: the request id of the write it answers, else 0
+	// RequestID is the request id of the asynchronous call the event
+	// answers (an acquire or campaign: Acquired, AcquireFailed, Elected,
+	// NotElected; ReleaseAsync: Released; WriteAsync: Written); 0 for an
+	// event that answers no call (Suspended, Restored, Lost, an election's
+	// own rejoin, ...).
+	RequestID uint64
 
 	written *WriteResult // Written: the write's results
 }
@@ -512,6 +517,7 @@ func (c *Client) drain(batch []routed) []routed {
 			Session:      SessionState(d.session_state),
 			Owner:        uint64(d.owner),
 			FencingToken: uint64(d.token),
+			RequestID:    uint64(d.request_id),
 		}
 		if d.error != 0 {
 			e.Err = Errno(d.error)
@@ -529,11 +535,8 @@ func (c *Client) drain(batch []routed) []routed {
 			e.Leader = C.GoStringN(d.data, C.int(d.len))
 		}
 		if e.Type == EventWritten {
-			var id C.uint64_t
 			var ops *C.zkl_ops
-			C.zkl_event_request_id(ev, &id)
 			C.zkl_event_ops(ev, &ops)
-			e.RequestID = uint64(id)
 			r := writeResultOf(ops)
 			e.written = &r
 		}

@@ -5,7 +5,6 @@ import "C"
 
 import (
 	"context"
-	"errors"
 	"runtime/cgo"
 	"strings"
 	"sync"
@@ -47,11 +46,9 @@ type Election struct {
 	id      string
 	onEvent func(Event)
 
-	mu      sync.Mutex
-	closed  bool
-	waiters []chan acquireResult // Campaign calls waiting to be elected
-	term    lostChan             // the current (or last) term's Lost channel
-	writes  writes               // pending asynchronous writes by request id
+	pending           // mu, closed, and the pending campaigns and writes
+	campaign uint64   // the request id of the campaign in line (Start, Campaign), 0: none
+	term     lostChan // the current (or last) term's Lost channel
 }
 
 // NewElection creates a participant on path (it does not join yet).
@@ -95,18 +92,30 @@ func (e *Election) Path() string { return e.path }
 func (e *Election) ID() string { return e.id }
 
 func (e *Election) err(op string, rc C.int) error {
-	return handleErr(&e.mu, &e.closed, op, e.path, rc)
+	return e.pending.err(op, e.path, rc)
 }
 
 // Start joins the election and returns at once: it stays in line until
 // elected (or Resign / Close). Elected / NotElected events (OnEvent) tell
 // the outcome. Joining again while in the race is a no-op.
 func (e *Election) Start() error {
-	rc := C.zkl_election_acquire_async(e.h, -1)
-	if rc != 0 && rc != zklEbusy { // EBUSY: already in line
+	e.mu.Lock()
+	rc := e.join(-1)
+	e.mu.Unlock()
+	if rc < 0 && rc != zklEbusy { // EBUSY: already in line
 		return e.err("start election", rc)
 	}
 	return nil
+}
+
+// join starts a campaign with timeout ms and records its request id as the
+// campaign in line (mu held, so that its answer is routed after this).
+func (e *Election) join(ms C.int64_t) C.int {
+	rc := C.zkl_election_acquire_async(e.h, ms)
+	if rc > 0 {
+		e.campaign = uint64(rc)
+	}
+	return rc
 }
 
 // Campaign joins the election (if not in it yet) and waits until this
@@ -117,47 +126,15 @@ func (e *Election) Start() error {
 // no node), and the error matches ErrTimeout / context.DeadlineExceeded or
 // ErrCanceled / context.Canceled.
 func (e *Election) Campaign(ctx context.Context) (uint64, error) {
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return 0, ctxErr("campaign", e.path, ctx)
-	}
-	w := make(chan acquireResult, 1)
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return 0, &OpError{Op: "campaign", Path: e.path, Err: Errno(zklEclosed)}
-	}
-	e.waiters = append(e.waiters, w)
-	e.mu.Unlock()
-	ms := timeoutMs(ctx)
-	rc := C.zkl_election_acquire_async(e.h, ms)
-	ownTimer := true
-	if rc == zklEbusy {
-		// Already in line (Start, or another Campaign): wait for that
-		// campaign's outcome, bounded by ctx here.
-		ms, ownTimer = -1, false
-	} else if rc != 0 {
-		e.removeWaiter(w)
-		return 0, e.err("campaign", rc)
-	}
-	r, ended := awaitResult(ctx, w, ms, ownTimer, func() { C.zkl_election_cancel(e.h) })
-	if ended {
-		if r.err == nil {
-			e.Resign() // elected before the cancel took
+	return e.acquire(ctx, "campaign", e.path, func(ms C.int64_t) (C.int, bool) {
+		rc := e.join(ms)
+		if rc == zklEbusy && e.campaign != 0 {
+			// Already in line (Start, or another Campaign): wait for that
+			// campaign's answer, bounded by ctx here.
+			return C.int(e.campaign), false
 		}
-		return 0, ctxErr("campaign", e.path, ctx)
-	}
-	return r.token, withCtx(r.err, ctx)
-}
-
-func (e *Election) removeWaiter(w chan acquireResult) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i, x := range e.waiters {
-		if x == w {
-			e.waiters = append(e.waiters[:i], e.waiters[i+1:]...)
-			return
-		}
-	}
+		return rc, true
+	}, func() { C.zkl_election_cancel(e.h) }, func() { e.Resign() })
 }
 
 // Resign leaves the election, as leader or from the line (one round trip),
@@ -168,7 +145,8 @@ func (e *Election) Resign() error {
 	rc := C.zkl_election_release(e.h)
 	e.mu.Lock()
 	if rc == 0 {
-		e.fail(ErrCanceled)
+		e.campaign = 0
+		e.acquires.fail(acquireResult{err: &OpError{Op: "campaign", Path: e.path, Err: Errno(zklEcanceled)}})
 	}
 	e.term.end(nil)
 	e.mu.Unlock()
@@ -223,36 +201,22 @@ func (e *Election) destroy() {
 func (e *Election) shutdown(err, lost error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.closed = true
-	e.fail(err)
-	e.writes.fail("write", e.path, errnoOf(err))
+	e.pending.shutdown(err, "campaign", e.path)
 	if lost != nil {
 		lost = &OpError{Op: "leadership", Path: e.path, Err: errnoOf(lost)}
 	}
 	e.term.end(lost)
 }
 
-// fail ends every waiting Campaign with err (mu held).
-func (e *Election) fail(err error) {
-	for _, w := range e.waiters {
-		w <- acquireResult{err: &OpError{Op: "campaign", Path: e.path, Err: errnoOf(err)}}
-	}
-	e.waiters = nil
-}
-
 func (e *Election) deliver(ev Event) {
 	e.mu.Lock()
+	e.answer(ev, "campaign", e.path)
+	if ev.RequestID == e.campaign && (ev.Type == EventElected || ev.Type == EventAcquireFailed) {
+		e.campaign = 0 // its answer: no longer in line
+	}
 	switch ev.Type {
 	case EventElected:
 		e.term.arm()
-		for _, w := range e.waiters {
-			w <- acquireResult{token: ev.FencingToken}
-		}
-		e.waiters = nil
-	case EventAcquireFailed:
-		e.fail(ev.Err)
-	case EventWritten:
-		e.writes.answer(ev, "write", e.path)
 	case EventLost:
 		err := ev.Err
 		if err == nil {

@@ -19,6 +19,7 @@ typedef struct {
   int log_level;
   uint64_t owner;
   uint64_t token;
+  uint64_t request_id;
   uintptr_t user;
   const char *data;
   size_t len;
@@ -32,8 +33,10 @@ static inline void gozkl_decode(const zkl_event *ev, gozkl_event *out) {
   out->session_state = zkl_event_session_state(ev);
   out->owner = 0;
   out->token = 0;
+  out->request_id = 0;
   zkl_event_owner(ev, &out->owner);
   zkl_event_fencing_token(ev, &out->token);
+  zkl_event_request_id(ev, &out->request_id);
   zkl_event_user_data(ev, &ud);
   out->user = (uintptr_t)ud;
   out->data = NULL;

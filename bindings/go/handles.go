@@ -4,6 +4,8 @@ package zkl
 import "C"
 
 import (
+	"context"
+	"errors"
 	"runtime/cgo"
 	"sync"
 )
@@ -46,27 +48,131 @@ func (h *lostChan) end(err error) {
 	h.armed = false
 }
 
-// answer sends r to the pending acquire *w, if any, and clears it (the
-// handle's mu held).
-func answer(w *chan acquireResult, r acquireResult) {
-	if *w != nil {
-		*w <- r
-		*w = nil
+// calls are a handle's pending asynchronous calls by request id: the id a
+// zkl_*_async call returned, which the events that answer it carry
+// (Event.RequestID). Several calls may wait for one id (Campaign calls
+// that join the campaign already in line). The handle's mu guards it.
+type calls[T any] map[uint64][]chan T
+
+// start makes an asynchronous call with send under the handle's mu (so
+// that its answer cannot be routed before its channel is registered) and
+// registers the channel of its answer under the request id send returned.
+// A negative rc is the call's error (ZKL_ECLOSED once the handle is
+// closed); then nothing is registered.
+func (c *calls[T]) start(p *pending, send func() C.int) (ch chan T, rc C.int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, zklEclosed
+	}
+	if rc = send(); rc < 0 {
+		return nil, rc
+	}
+	if *c == nil {
+		*c = calls[T]{}
+	}
+	ch = make(chan T, 1)
+	(*c)[uint64(rc)] = append((*c)[uint64(rc)], ch)
+	return ch, rc
+}
+
+// answer settles the calls of request id with r (mu held). An id nobody
+// waits for (0: the event answers no call) is ignored.
+func (c calls[T]) answer(id uint64, r T) {
+	for _, ch := range c[id] {
+		ch <- r
+	}
+	delete(c, id)
+}
+
+// fail settles every pending call with r (mu held): the handle or its
+// client was closed, and their answers will not be delivered.
+func (c calls[T]) fail(r T) {
+	for id := range c {
+		c.answer(id, r)
 	}
 }
 
-// handleErr is opErr for a handle's call: EBADHANDLE once the handle was
-// closed (closed, read under mu) reads as ErrClosed.
-func handleErr(mu *sync.Mutex, closed *bool, op, path string, rc C.int) error {
+// pending is what the Lock, MultiLock and Election handles share for their
+// asynchronous calls: mu guards the handle's state, and the answers of its
+// acquires (or campaigns) and guarded writes are matched to their calls by
+// request id.
+type pending struct {
+	mu       sync.Mutex
+	closed   bool
+	acquires calls[acquireResult] // pending acquires (campaigns) by request id
+	writes   calls[WriteDone]     // pending guarded writes by request id
+}
+
+// acquireResult is the answer of an acquire (or a campaign).
+type acquireResult struct {
+	token uint64
+	err   error
+}
+
+// err is opErr for a handle's call: EBADHANDLE once the handle was closed
+// reads as ErrClosed.
+func (p *pending) err(op, path string, rc C.int) error {
 	if rc == zklEbadhandle {
-		mu.Lock()
-		wasClosed := *closed
-		mu.Unlock()
-		if wasClosed {
+		p.mu.Lock()
+		if p.closed {
 			rc = zklEclosed
 		}
+		p.mu.Unlock()
 	}
 	return opErr(op, path, rc)
+}
+
+// acquire starts an asynchronous acquire (or campaign) with send, given
+// ctx's timeout, and waits for the answer that carries the request id send
+// returned. send also says whether zkl enforces that timeout (ownTimer:
+// false when it joined a campaign already in line). cancel cancels the
+// handle's pending acquire when ctx ends first; giveBack releases a grant
+// that raced the cancel. op and path name the errors.
+func (p *pending) acquire(ctx context.Context, op, path string,
+	send func(ms C.int64_t) (id C.int, ownTimer bool), cancel, giveBack func()) (uint64, error) {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return 0, ctxErr(op, path, ctx)
+	}
+	ms := timeoutMs(ctx)
+	ownTimer := true
+	ch, rc := p.acquires.start(p, func() (id C.int) {
+		id, ownTimer = send(ms)
+		return id
+	})
+	if rc < 0 {
+		return 0, p.err(op, path, rc)
+	}
+	r, ended := awaitResult(ctx, ch, ms, ownTimer, cancel)
+	if ended {
+		if r.err == nil {
+			giveBack() // granted before the cancel took: give it back
+		}
+		return 0, ctxErr(op, path, ctx)
+	}
+	return r.token, withCtx(r.err, ctx)
+}
+
+// answer settles the call that ev answers, found by its request id (mu
+// held): acquireOp names an acquire's errors ("acquire", "campaign"), path
+// is the handle's. An event that answers no call changes nothing here.
+func (p *pending) answer(ev Event, acquireOp, path string) {
+	switch ev.Type {
+	case EventAcquired, EventElected:
+		p.acquires.answer(ev.RequestID, acquireResult{token: ev.FencingToken})
+	case EventAcquireFailed:
+		p.acquires.answer(ev.RequestID, acquireResult{err: &OpError{Op: acquireOp, Path: path, Err: errnoOf(ev.Err)}})
+	case EventWritten:
+		p.writes.answer(ev.RequestID, writeDoneOf(ev, path))
+	}
+}
+
+// shutdown marks the handle closed and ends every pending call with err
+// (mu held).
+func (p *pending) shutdown(err error, acquireOp, path string) {
+	p.closed = true
+	p.acquires.fail(acquireResult{err: &OpError{Op: acquireOp, Path: path, Err: errnoOf(err)}})
+	p.writes.fail(WriteDone{Result: WriteResult{Failed: -1}, Err: &OpError{Op: "write", Path: path, Err: errnoOf(err)}})
 }
 
 // newHandle gives o a cgo handle (stored in *gh), has create make the C

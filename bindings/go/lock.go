@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/cgo"
-	"sync"
 	"time"
 	"unsafe"
 )
@@ -85,11 +84,6 @@ type LockOptions struct {
 	OnEvent func(Event)
 }
 
-type acquireResult struct {
-	token uint64
-	err   error
-}
-
 // Lock is one contender for a lock, read/write lock side or semaphore lease
 // (one zkl_lock handle). A handle is held by at most one owner at a time:
 // use one Lock per concurrent contender (they are cheap). Methods are safe
@@ -106,14 +100,11 @@ type Lock struct {
 	kind    Kind
 	onEvent func(Event)
 
-	mu        sync.Mutex
-	closed    bool
-	waiter    chan acquireResult // the pending async acquire, if any
-	holds     int                // Go's view of the hold count
-	hold      lostChan           // the current (or last) hold's Lost channel
-	staleLost int                // LOST events still to come for holds already ended
-	owner     *MultiLock         // the multi-lock this lock belongs to, if any
-	writes    writes             // pending asynchronous writes by request id
+	pending              // mu, closed, and the pending acquires and writes
+	holds     int        // Go's view of the hold count
+	hold      lostChan   // the current (or last) hold's Lost channel
+	staleLost int        // LOST events still to come for holds already ended
+	owner     *MultiLock // the multi-lock this lock belongs to, if any
 }
 
 // NewLock creates a lock handle on path (no server traffic yet). opts may be
@@ -180,7 +171,7 @@ func (l *Lock) Client() *Client { return l.client }
 func (l *Lock) Kind() Kind { return l.kind }
 
 func (l *Lock) err(op string, rc C.int) error {
-	return handleErr(&l.mu, &l.closed, op, l.path, rc)
+	return l.pending.err(op, l.path, rc)
 }
 
 // Lock acquires the lock for DefaultOwner, waiting until it is held or ctx
@@ -205,38 +196,9 @@ func (l *Lock) Lock(ctx context.Context) error {
 // handle), ErrClosed, ErrMismatch, ErrAuth. A Reentrant lock already held
 // by owner only counts one more hold.
 func (l *Lock) Acquire(ctx context.Context, owner uint64) (uint64, error) {
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return 0, ctxErr("acquire", l.path, ctx)
-	}
-	w := make(chan acquireResult, 1)
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(zklEclosed)}
-	}
-	if l.waiter != nil {
-		l.mu.Unlock()
-		return 0, &OpError{Op: "acquire", Path: l.path, Err: Errno(zklEbusy)}
-	}
-	l.waiter = w
-	l.mu.Unlock()
-	ms := timeoutMs(ctx)
-	if rc := C.zkl_lock_acquire_async(l.h, C.uint64_t(owner), ms); rc != 0 {
-		l.mu.Lock()
-		if l.waiter == w {
-			l.waiter = nil
-		}
-		l.mu.Unlock()
-		return 0, l.err("acquire", rc)
-	}
-	r, ended := awaitResult(ctx, w, ms, true, func() { C.zkl_lock_cancel(l.h) })
-	if ended {
-		if r.err == nil {
-			l.Release(owner) // granted before the cancel took: give it back
-		}
-		return 0, ctxErr("acquire", l.path, ctx)
-	}
-	return r.token, withCtx(r.err, ctx)
+	return l.acquire(ctx, "acquire", l.path, func(ms C.int64_t) (C.int, bool) {
+		return C.zkl_lock_acquire_async(l.h, C.uint64_t(owner), ms), true
+	}, func() { C.zkl_lock_cancel(l.h) }, func() { l.Release(owner) })
 }
 
 // awaitResult waits for the result of an async acquire started with
@@ -244,7 +206,7 @@ func (l *Lock) Acquire(ctx context.Context, owner uint64) (uint64, error) {
 // answer wins. Otherwise, and when ctx is cancelled, the acquire is
 // cancelled: then ended is true and r is the acquire's own end, which may
 // still be a grant that raced the cancel.
-func awaitResult(ctx context.Context, w chan acquireResult, ms C.int64_t, ownTimer bool,
+func awaitResult(ctx context.Context, w <-chan acquireResult, ms C.int64_t, ownTimer bool,
 	cancel func()) (r acquireResult, ended bool) {
 	var done <-chan struct{}
 	if ms != 0 || !ownTimer {
@@ -332,9 +294,14 @@ func (l *Lock) Release(owner uint64) error {
 
 // ReleaseAsync is Release without waiting for the server: the delete is
 // sent (a later acquire on the same client is ordered after it) and an
-// EventReleased to OnEvent reports the outcome.
+// EventReleased to OnEvent reports the outcome (its RequestID is the
+// release's; an inner hold of a Reentrant lock is reported at once).
 func (l *Lock) ReleaseAsync(owner uint64) error {
-	return l.released("release", C.zkl_lock_release_async(l.h, C.uint64_t(owner)))
+	rc := C.zkl_lock_release_async(l.h, C.uint64_t(owner))
+	if rc > 0 {
+		rc = 0 // the release's request id: its EventReleased carries it
+	}
+	return l.released("release", rc)
 }
 
 // released does the bookkeeping of a release that returned rc.
@@ -443,9 +410,7 @@ func (l *Lock) destroy() {
 func (l *Lock) shutdown(err, lost error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.closed = true
-	answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(err)}})
-	l.writes.fail("write", l.path, errnoOf(err))
+	l.pending.shutdown(err, "acquire", l.path)
 	l.holds = 0
 	if lost != nil {
 		lost = &OpError{Op: "hold", Path: l.path, Err: errnoOf(lost)}
@@ -464,14 +429,10 @@ func (l *Lock) granted() {
 // deliver implements handleObj: runs on the event goroutine.
 func (l *Lock) deliver(ev Event) {
 	l.mu.Lock()
+	l.answer(ev, "acquire", l.path)
 	switch ev.Type {
 	case EventAcquired:
 		l.granted()
-		answer(&l.waiter, acquireResult{token: ev.FencingToken})
-	case EventAcquireFailed:
-		answer(&l.waiter, acquireResult{err: &OpError{Op: "acquire", Path: l.path, Err: errnoOf(ev.Err)}})
-	case EventWritten:
-		l.writes.answer(ev, "write", l.path)
 	case EventLost:
 		if l.staleLost > 0 {
 			l.staleLost--

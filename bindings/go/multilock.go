@@ -5,9 +5,7 @@ import "C"
 
 import (
 	"context"
-	"errors"
 	"runtime/cgo"
-	"sync"
 	"time"
 	"unsafe"
 )
@@ -28,11 +26,8 @@ type MultiLock struct {
 	members []*Lock
 	onEvent func(Event)
 
-	mu     sync.Mutex
-	closed bool
-	waiter chan acquireResult
-	hold   lostChan
-	writes writes // pending asynchronous writes by request id
+	pending          // mu, closed, and the pending acquires and writes
+	hold    lostChan // the current (or last) hold's Lost channel
 }
 
 // NewMultiLock groups idle locks of this client (any mix of kinds, on
@@ -86,7 +81,7 @@ func (c *Client) NewMultiLock(members []*Lock, onEvent func(Event)) (*MultiLock,
 func (m *MultiLock) Members() []*Lock { return append([]*Lock(nil), m.members...) }
 
 func (m *MultiLock) err(op string, rc C.int) error {
-	return handleErr(&m.mu, &m.closed, op, "", rc)
+	return m.pending.err(op, "", rc)
 }
 
 // Lock acquires all members for DefaultOwner. See Acquire.
@@ -95,38 +90,10 @@ func (m *MultiLock) Lock(ctx context.Context) error { return m.Acquire(ctx, Defa
 // Acquire takes every member for owner, with ctx's deadline as the one
 // deadline for all (the same timeout rules as Lock.Acquire).
 func (m *MultiLock) Acquire(ctx context.Context, owner uint64) error {
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return ctxErr("acquire", "", ctx)
-	}
-	w := make(chan acquireResult, 1)
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return &OpError{Op: "acquire", Err: Errno(zklEclosed)}
-	}
-	if m.waiter != nil {
-		m.mu.Unlock()
-		return &OpError{Op: "acquire", Err: Errno(zklEbusy)}
-	}
-	m.waiter = w
-	m.mu.Unlock()
-	ms := timeoutMs(ctx)
-	if rc := C.zkl_multilock_acquire_async(m.h, C.uint64_t(owner), ms); rc != 0 {
-		m.mu.Lock()
-		if m.waiter == w {
-			m.waiter = nil
-		}
-		m.mu.Unlock()
-		return m.err("acquire", rc)
-	}
-	r, ended := awaitResult(ctx, w, ms, true, func() { C.zkl_multilock_cancel(m.h) })
-	if ended {
-		if r.err == nil {
-			m.Release(owner)
-		}
-		return ctxErr("acquire", "", ctx)
-	}
-	return withCtx(r.err, ctx)
+	_, err := m.acquire(ctx, "acquire", "", func(ms C.int64_t) (C.int, bool) {
+		return C.zkl_multilock_acquire_async(m.h, C.uint64_t(owner), ms), true
+	}, func() { C.zkl_multilock_cancel(m.h) }, func() { m.Release(owner) })
+	return err
 }
 
 // TryLock takes every member for DefaultOwner if none is in the way.
@@ -208,9 +175,7 @@ func (m *MultiLock) destroy() {
 
 func (m *MultiLock) shutdown(err, lost error) {
 	m.mu.Lock()
-	m.closed = true
-	answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(err)}})
-	m.writes.fail("write", "", errnoOf(err))
+	m.pending.shutdown(err, "acquire", "")
 	if lost != nil {
 		lost = &OpError{Op: "hold", Err: errnoOf(lost)}
 	}
@@ -225,14 +190,10 @@ func (m *MultiLock) shutdown(err, lost error) {
 
 func (m *MultiLock) deliver(ev Event) {
 	m.mu.Lock()
+	m.answer(ev, "acquire", "")
 	switch ev.Type {
 	case EventAcquired:
 		m.hold.arm()
-		answer(&m.waiter, acquireResult{token: ev.FencingToken})
-	case EventAcquireFailed:
-		answer(&m.waiter, acquireResult{err: &OpError{Op: "acquire", Err: errnoOf(ev.Err)}})
-	case EventWritten:
-		m.writes.answer(ev, "write", "")
 	case EventLost:
 		err := ev.Err
 		if err == nil {

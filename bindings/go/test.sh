@@ -35,6 +35,11 @@ if [ -z "$go_minor" ] || [ "$go_minor" -lt 22 ]; then
   exit 1
 fi
 unset LD_LIBRARY_PATH
+# Go's build cache does not key a cgo package on pkg-config's answer: a
+# package built before against another libzkl would be linked again (its
+# rpath and all). It keys on CGO_CPPFLAGS: name the install and its header.
+zkl_h=$(pkg-config --variable=includedir zkl)/zkl.h
+export CGO_CPPFLAGS="${CGO_CPPFLAGS:-} $(pkg-config --cflags zkl) -DZKL_H_CKSUM=$(cksum <"$zkl_h" | cut -d' ' -f1)"
 
 cd "$here"
 log "$(go version), libzkl $(pkg-config --modversion zkl) from $ZKL_PREFIX"

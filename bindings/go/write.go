@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -205,61 +204,31 @@ type WriteDone struct {
 	FencingToken uint64
 }
 
-// writes are a handle's pending asynchronous writes by request id (the id
-// zkl_*_write_async returned, which the WRITTEN event carries). The handle's
-// mu guards it.
-type writes map[uint64]chan WriteDone
-
-// start sends a write with send (a zkl_*_write_async call, made with the
-// handle's mu held so that its answer cannot be routed before it is
-// registered) and registers the channel of its answer.
-func (w *writes) start(mu *sync.Mutex, closed *bool, op, path string, ops *Ops, send func(*C.zkl_ops) C.int) (<-chan WriteDone, error) {
-	cops, err := ops.cOps()
-	if err != nil {
-		return nil, err
-	}
-	defer C.zkl_ops_free(cops)
-	ch := make(chan WriteDone, 1)
-	mu.Lock()
-	defer mu.Unlock()
-	if *closed {
-		return nil, &OpError{Op: op, Path: path, Err: Errno(zklEclosed)}
-	}
-	id := send(cops)
-	if id < 0 {
-		return nil, opErr(op, path, id)
-	}
-	if *w == nil {
-		*w = writes{}
-	}
-	(*w)[uint64(id)] = ch
-	return ch, nil
-}
-
-// answer delivers a WRITTEN event to the write it answers (mu held).
-func (w writes) answer(ev Event, op, path string) {
-	ch, ok := w[ev.RequestID]
-	if !ok {
-		return
-	}
-	delete(w, ev.RequestID)
+// writeDoneOf is the answer a WRITTEN event carries (path: the handle's).
+func writeDoneOf(ev Event, path string) WriteDone {
 	d := WriteDone{FencingToken: ev.FencingToken, Result: WriteResult{Failed: -1}}
 	if ev.written != nil {
 		d.Result = *ev.written
 	}
 	if ev.Err != nil {
-		d.Err = &OpError{Op: op, Path: path, Err: errnoOf(ev.Err)}
+		d.Err = &OpError{Op: "write", Path: path, Err: errnoOf(ev.Err)}
 	}
-	ch <- d
+	return d
 }
 
-// fail ends every pending write with code (mu held): the handle or client
-// was closed, and the answers will not be delivered.
-func (w *writes) fail(op, path string, code Errno) {
-	for id, ch := range *w {
-		ch <- WriteDone{Result: WriteResult{Failed: -1}, Err: &OpError{Op: op, Path: path, Err: code}}
-		delete(*w, id)
+// write sends a guarded write with send (a zkl_*_write_async call) and
+// returns the channel of its answer, matched to it by the request id.
+func (p *pending) write(path string, ops *Ops, send func(*C.zkl_ops) C.int) (<-chan WriteDone, error) {
+	cops, err := ops.cOps()
+	if err != nil {
+		return nil, err
 	}
+	defer C.zkl_ops_free(cops)
+	ch, rc := p.writes.start(p, func() C.int { return send(cops) })
+	if rc < 0 {
+		return nil, p.err("write", path, rc)
+	}
+	return ch, nil
 }
 
 // awaitWrite waits for an asynchronous write's answer, or for ctx: a write
@@ -298,13 +267,9 @@ func (l *Lock) Write(ctx context.Context, owner uint64, ops *Ops) (WriteResult, 
 // channel receives its one answer, matched to it by the request id libzkl
 // gave it. The errors Write checks before sending come back here.
 func (l *Lock) WriteAsync(owner uint64, ops *Ops) (<-chan WriteDone, error) {
-	ch, err := l.writes.start(&l.mu, &l.closed, "write", l.path, ops, func(o *C.zkl_ops) C.int {
+	return l.write(l.path, ops, func(o *C.zkl_ops) C.int {
 		return C.zkl_lock_write_async(l.h, C.uint64_t(owner), o)
 	})
-	if err != nil {
-		return nil, handleErrLocked(&l.mu, &l.closed, err)
-	}
-	return ch, nil
 }
 
 // Write runs ops guarded by every member's node (see Lock.Write); the
@@ -319,13 +284,9 @@ func (m *MultiLock) Write(ctx context.Context, owner uint64, ops *Ops) (WriteRes
 
 // WriteAsync is Lock.WriteAsync for the multi-lock.
 func (m *MultiLock) WriteAsync(owner uint64, ops *Ops) (<-chan WriteDone, error) {
-	ch, err := m.writes.start(&m.mu, &m.closed, "write", "", ops, func(o *C.zkl_ops) C.int {
+	return m.write("", ops, func(o *C.zkl_ops) C.int {
 		return C.zkl_multilock_write_async(m.h, C.uint64_t(owner), o)
 	})
-	if err != nil {
-		return nil, handleErrLocked(&m.mu, &m.closed, err)
-	}
-	return ch, nil
 }
 
 // Write runs ops guarded by this participant's leadership (ErrNotHeld when
@@ -341,13 +302,9 @@ func (e *Election) Write(ctx context.Context, ops *Ops) (WriteResult, error) {
 
 // WriteAsync is Lock.WriteAsync for the leader.
 func (e *Election) WriteAsync(ops *Ops) (<-chan WriteDone, error) {
-	ch, err := e.writes.start(&e.mu, &e.closed, "write", e.path, ops, func(o *C.zkl_ops) C.int {
+	return e.write(e.path, ops, func(o *C.zkl_ops) C.int {
 		return C.zkl_election_write_async(e.h, o)
 	})
-	if err != nil {
-		return nil, handleErrLocked(&e.mu, &e.closed, err)
-	}
-	return ch, nil
 }
 
 // Proclaim replaces the value the leader publishes (its id, the node's
@@ -412,20 +369,4 @@ func (c *Client) fenceCheck(ctx context.Context, path string, lockKind, election
 		return c.err("fence check", path, rc)
 	}
 	return nil
-}
-
-// handleErrLocked turns ErrBadHandle into ErrClosed for a handle closed
-// meanwhile (as handleErr, for an error already built).
-func handleErrLocked(mu *sync.Mutex, closed *bool, err error) error {
-	op, ok := err.(*OpError)
-	if !ok || op.Err != Errno(zklEbadhandle) {
-		return err
-	}
-	mu.Lock()
-	wasClosed := *closed
-	mu.Unlock()
-	if wasClosed {
-		op.Err = Errno(zklEclosed)
-	}
-	return err
 }

@@ -392,13 +392,11 @@ static void zklj_check(JNIEnv *env) {
 /* A WRITTEN event: its request id and the write's results (valid only
  * during the callback) are copied into Java arrays. */
 static void zklj_written(JNIEnv *env, const zkl_event *ev, void *user_data, uint64_t owner,
-                         uint64_t token) {
-  uint64_t rid = 0;
+                         uint64_t token, uint64_t rid) {
   const zkl_ops *ops = NULL;
   int n = 0, i, failed = -1;
   jobjectArray paths;
   jintArray versions;
-  zkl_event_request_id(ev, &rid);
   zkl_event_ops(ev, &ops);
   if (ops) {
     n = zkl_ops_count(ops);
@@ -441,21 +439,23 @@ static void zklj_written(JNIEnv *env, const zkl_event *ev, void *user_data, uint
 
 static void zklj_event_cb(const zkl_event *ev, void *user_data) {
   JNIEnv *env = zklj_env();
-  uint64_t owner = 0, token = 0;
+  uint64_t owner = 0, token = 0, rid = 0;
   const char *d = NULL;
   size_t dl = 0;
   jbyteArray data = NULL;
   if (!env || !zklj_dispatch_cls) return;
   zkl_event_owner(ev, &owner);
   zkl_event_fencing_token(ev, &token);
+  zkl_event_request_id(ev, &rid);
   if (zkl_event_type(ev) == ZKL_EVENT_WRITTEN) {
-    zklj_written(env, ev, user_data, owner, token);
+    zklj_written(env, ev, user_data, owner, token, rid);
     return;
   }
   if (zkl_event_data(ev, &d, &dl) == 0 && d && dl > 0) data = zklj_bytes(env, d, dl);
   (*env)->CallStaticVoidMethod(env, zklj_dispatch_cls, zklj_on_event, (jlong)(intptr_t)user_data,
                                (jint)zkl_event_type(ev), (jint)zkl_event_error(ev),
-                               (jint)zkl_event_session_state(ev), (jlong)owner, (jlong)token, data);
+                               (jint)zkl_event_session_state(ev), (jlong)owner, (jlong)token, (jlong)rid,
+                               data);
   zklj_check(env);
   if (data) (*env)->DeleteLocalRef(env, data);
 }
@@ -484,7 +484,7 @@ int zklj_init(JNIEnv *jenv_here) {
   if ((*jenv_here)->GetJavaVM(jenv_here, &zklj_vm) != 0) return ZKL_EINTERNAL;
   cls = (*jenv_here)->FindClass(jenv_here, "io/zkl/Dispatch");
   if (!cls) return ZKL_EINTERNAL;
-  zklj_on_event = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onEvent", "(JIIIJJ[B)V");
+  zklj_on_event = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onEvent", "(JIIIJJJ[B)V");
   zklj_on_log = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onLog", "(JI[B[B)V");
   zklj_on_written = (*jenv_here)->GetStaticMethodID(jenv_here, cls, "onWritten", "(JIJJJI[[B[I)V");
   if (!zklj_on_event || !zklj_on_log || !zklj_on_written) return ZKL_EINTERNAL;

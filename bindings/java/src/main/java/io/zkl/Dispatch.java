@@ -46,11 +46,11 @@ final class Dispatch {
 
   /** Called from C: one event (valid only during this call; copied here). */
   static void onEvent(long userData, int type, int error, int sessionState, long owner, long token,
-                      byte[] data) {
+                      long requestId, byte[] data) {
     Sink s = SINKS.get(userData);
     if (s == null) return;
     try {
-      s.onEvent(new Event(type, error, sessionState, owner, token, data));
+      s.onEvent(new Event(type, error, sessionState, owner, token, data, requestId, null));
     } catch (Throwable t) {
       System.getLogger("io.zkl").log(System.Logger.Level.WARNING, "zkl: event delivery failed", t);
     }

@@ -9,14 +9,14 @@ final class Event {
   final long fencingToken;
   /** LEADER_CHANGED: the leader's id; STATS: the JSON; else null. */
   final byte[] data;
-  /** WRITTEN: the request id of the write it answers; else 0. */
+  /**
+   * The request id of the asynchronous call the event answers (an acquire
+   * or campaign: ACQUIRED, ACQUIRE_FAILED, ELECTED, NOT_ELECTED; a release:
+   * RELEASED; a write: WRITTEN); 0 for an event that answers no call.
+   */
   final long requestId;
   /** WRITTEN: the write's results; else null. */
   final WriteResult written;
-
-  Event(int type, int error, int sessionState, long owner, long fencingToken, byte[] data) {
-    this(type, error, sessionState, owner, fencingToken, data, 0, null);
-  }
 
   Event(int type, int error, int sessionState, long owner, long fencingToken, byte[] data, long requestId,
         WriteResult written) {

@@ -1,9 +1,5 @@
 package io.zkl;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongToIntFunction;
 
@@ -13,7 +9,7 @@ import java.util.function.LongToIntFunction;
  * returned for each (never by order).
  */
 final class GuardedWrites {
-  private final Map<Long, CompletableFuture<WriteResult>> pending = new HashMap<>();
+  private final PendingCalls<CompletableFuture<WriteResult>> pending = new PendingCalls<>();
 
   /** A blocking zkl_*_write call on {@code ops}: its results, or its exception. */
   static WriteResult blocking(Ops ops, String what, LongToIntFunction call) {
@@ -43,28 +39,15 @@ final class GuardedWrites {
       return f;
     }
     try {
-      synchronized (pending) {
-        int id = send.applyAsInt(h);
-        if (id < 0) {
-          f.completeExceptionally(ZklException.of(id, what));
-        } else {
-          pending.put((long) id, f);
-        }
-      }
-    } catch (ZklException e) {
-      f.completeExceptionally(e);
+      return pending.start(f, () -> send.applyAsInt(h), what);
     } finally {
       ZklNative.zkl_ops_free(h);
     }
-    return f;
   }
 
   /** A WRITTEN event (dispatcher thread): completes the write it answers. */
   void answer(Event e, String what) {
-    CompletableFuture<WriteResult> f;
-    synchronized (pending) {
-      f = pending.remove(e.requestId);
-    }
+    CompletableFuture<WriteResult> f = pending.take(e.requestId);
     if (f == null) return;
     WriteResult r = e.written != null ? e.written : new WriteResult(-1, new String[0], new int[0]);
     if (e.error < 0) {
@@ -76,11 +59,6 @@ final class GuardedWrites {
 
   /** The handle was closed: its answers will not come. */
   void fail(ZklException e) {
-    List<CompletableFuture<WriteResult>> fs;
-    synchronized (pending) {
-      fs = new ArrayList<>(pending.values());
-      pending.clear();
-    }
-    for (CompletableFuture<WriteResult> f : fs) f.completeExceptionally(e);
+    pending.failAll(e);
   }
 }

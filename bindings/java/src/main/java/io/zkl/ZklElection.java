@@ -19,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ZklElection extends Holder<ZklElection, ElectionListener, ElectionKind> {
   private final String participantId;
-  /** The pending async campaign, if any. */
-  private final OnePending<FencingToken> pendingCampaign = new OnePending<>();
+  /** Async campaigns waiting for their ELECTED / ACQUIRE_FAILED event, by request id. */
+  private final PendingCalls<CompletableFuture<FencingToken>> campaigns = new PendingCalls<>();
   private final GuardedWrites writes = new GuardedWrites();
 
   ZklElection(ZklClient client, String path, String participantId, ElectionKind kind) {
@@ -85,11 +85,16 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
       @Override
       public boolean cancel(boolean mayInterruptIfRunning) {
         boolean r = super.cancel(mayInterruptIfRunning);
-        if (r && !closed.get()) ZklNative.zkl_election_cancel(handle);
+        // Cancels its own campaign in libzkl, never a later one.
+        if (r) {
+          campaigns.cancel(this, () -> {
+            if (!closed.get()) ZklNative.zkl_election_cancel(handle);
+          });
+        }
         return r;
       }
     };
-    return pendingCampaign.start(f, () -> ZklNative.zkl_election_acquire_async(h(), Util.millis(timeout)),
+    return campaigns.start(f, () -> ZklNative.zkl_election_acquire_async(h(), Util.millis(timeout)),
         "campaign " + path);
   }
 
@@ -104,7 +109,7 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
    */
   public void resign() {
     ZklException.check(ZklNative.zkl_election_release(h()), "resign " + path);
-    pendingCampaign.fail(new AcquireCanceledException("resigned from " + path));
+    campaigns.failAll(new AcquireCanceledException("resigned from " + path));
   }
 
   /**
@@ -163,7 +168,7 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
     if (closed.get() || tellHolderEvent(e, "election", "leadership of " + path + " lost")) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ELECTED: {
-        CompletableFuture<FencingToken> f = pendingCampaign.take();
+        CompletableFuture<FencingToken> f = campaigns.take(e.requestId);  // none for a rejoin (id 0)
         if (f != null) f.complete(e.token());
         tell("election", l -> l.onElected(this, e.token()));
         break;
@@ -175,7 +180,8 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
         tell("election", l -> l.onNotElected(this));
         break;
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED:
-        pendingCampaign.fail(ZklException.of(e.error, "campaign " + path));
+        CompletableFuture<FencingToken> failed = campaigns.take(e.requestId);
+        if (failed != null) failed.completeExceptionally(ZklException.of(e.error, "campaign " + path));
         break;
       default:
         break;
@@ -190,7 +196,7 @@ public final class ZklElection extends Holder<ZklElection, ElectionListener, Ele
 
   @Override
   void ended(ClosedException e) {
-    pendingCampaign.fail(e);
+    campaigns.failAll(e);
     writes.fail(e);
   }
 

@@ -2,9 +2,6 @@ package io.zkl;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,10 +36,10 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
 
   private final int maxLeases;
   private final int leases;
-  /** Async acquires in the order libzkl answers them (one event each). */
-  private final ArrayDeque<AcquireFuture> pending = new ArrayDeque<>();
-  /** Async releases waiting for their RELEASED event. */
-  private final ArrayDeque<CompletableFuture<Void>> releasing = new ArrayDeque<>();
+  /** Async acquires waiting for their ACQUIRED / ACQUIRE_FAILED event, by request id. */
+  private final PendingCalls<AcquireFuture> acquires = new PendingCalls<>();
+  /** Async releases waiting for their RELEASED event, by request id. */
+  private final PendingCalls<CompletableFuture<Void>> releases = new PendingCalls<>();
   /** Guarded writes waiting for their WRITTEN event, by request id. */
   private final GuardedWrites writes = new GuardedWrites();
 
@@ -168,34 +165,20 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
    * exceptionally; {@code cancel(true)} cancels the acquire and leaves no node.
    */
   public AcquireFuture acquireAsync(long owner, Duration timeout) {
-    AcquireFuture f = new AcquireFuture(this, owner);
-    synchronized (pending) {
-      int rc;
-      try {
-        rc = ZklNative.zkl_lock_acquire_async(h(), owner, Util.millis(timeout));
-      } catch (ZklException e) {
-        f.failed(e);
-        return f;
-      }
-      if (rc < 0) {
-        f.failed(ZklException.of(rc, "acquire " + path));
-      } else {
-        pending.addLast(f);
-      }
-    }
-    return f;
+    return acquires.start(new AcquireFuture(this, owner),
+        () -> ZklNative.zkl_lock_acquire_async(h(), owner, Util.millis(timeout)), "acquire " + path);
   }
 
   /**
-   * A future gave up (cancel): if it is the newest request, cancel it in
-   * libzkl (its node is deleted). If libzkl had already granted it, its
-   * ACQUIRED event is still to come and the hold is released then.
+   * A future gave up (cancel): if its acquire is the one pending on this
+   * handle, cancel it in libzkl (its node is deleted). If libzkl had
+   * already granted it, its ACQUIRED event is still to come and the hold is
+   * released then.
    */
   void abandon(AcquireFuture f) {
-    synchronized (pending) {
-      if (closed.get() || pending.peekLast() != f) return;
-      ZklNative.zkl_lock_cancel(handle);
-    }
+    acquires.cancel(f, () -> {
+      if (!closed.get()) ZklNative.zkl_lock_cancel(handle);
+    });
   }
 
   /**
@@ -240,29 +223,13 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
 
   /**
    * Releases one hold without waiting for the server: the returned future
-   * completes when the delete is confirmed (at once when other holds of a
-   * reentrant lock remain). An acquire on this handle after this call goes
-   * out after the delete.
+   * completes when the delete is confirmed (as soon as the dispatcher
+   * delivers its answer when other holds of a reentrant lock remain). An
+   * acquire on this handle after this call goes out after the delete.
    */
   public CompletableFuture<Void> releaseAsync(long owner) {
-    CompletableFuture<Void> r = new CompletableFuture<>();
-    synchronized (releasing) {
-      try {
-        long h = h();
-        int before = ZklNative.zkl_lock_hold_count(h);
-        int rc = ZklNative.zkl_lock_release_async(h, owner);
-        if (rc < 0) {
-          r.completeExceptionally(ZklException.of(rc, "release " + path));
-        } else if (before > 1) {
-          r.complete(null);
-        } else {
-          releasing.addLast(r);
-        }
-      } catch (ZklException e) {
-        r.completeExceptionally(e);
-      }
-    }
-    return r;
+    return releases.start(new CompletableFuture<>(), () -> ZklNative.zkl_lock_release_async(h(), owner),
+        "release " + path);
   }
 
   public CompletableFuture<Void> releaseAsync() {
@@ -369,21 +336,16 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
     if (closed.get() || tellHolderEvent(e, "lock", "lock " + path + " lost")) return;
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ACQUIRED: {
-        AcquireFuture f;
-        synchronized (pending) {
-          f = pending.pollFirst();
-        }
+        AcquireFuture f = acquires.take(e.requestId);
         if (f != null && !f.granted(e.token()) && !closed.get()) {
-          // Cancelled after libzkl granted it: give that hold back.
+          // Cancelled after libzkl granted it: give that hold back (its
+          // RELEASED answers no future).
           ZklNative.zkl_lock_release_async(handle, f.owner());
         }
         break;
       }
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
-        AcquireFuture f;
-        synchronized (pending) {
-          f = pending.pollFirst();
-        }
+        AcquireFuture f = acquires.take(e.requestId);
         if (f != null) f.failed(ZklException.of(e.error, "acquire " + path));
         break;
       }
@@ -391,10 +353,7 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
         writes.answer(e, "write " + path);
         break;
       case ZklNativeConstants.ZKL_EVENT_RELEASED: {
-        CompletableFuture<Void> r;
-        synchronized (releasing) {
-          r = releasing.pollFirst();
-        }
+        CompletableFuture<Void> r = releases.take(e.requestId);
         if (r != null) {
           if (e.error == 0) {
             r.complete(null);
@@ -422,19 +381,9 @@ public final class ZklLock extends Holder<ZklLock, LockListener, LockKind> {
 
   @Override
   void ended(ClosedException e) {
-    List<AcquireFuture> fs;
-    List<CompletableFuture<Void>> rs;
-    synchronized (pending) {
-      fs = new ArrayList<>(pending);
-      pending.clear();
-    }
-    synchronized (releasing) {
-      rs = new ArrayList<>(releasing);
-      releasing.clear();
-    }
-    for (AcquireFuture f : fs) f.failed(e);
+    for (AcquireFuture f : acquires.takeAll()) f.failed(e);
     writes.fail(e);
-    for (CompletableFuture<Void> r : rs) r.complete(null);  // the destroy deletes the node
+    for (CompletableFuture<Void> r : releases.takeAll()) r.complete(null);  // the destroy deletes the node
   }
 
   @Override

@@ -16,7 +16,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockListener> {
   private final List<ZklLock> members;
-  private final OnePending<Void> pending = new OnePending<>();
+  /** Async acquires waiting for their ACQUIRED / ACQUIRE_FAILED event, by request id. */
+  private final PendingCalls<CompletableFuture<Void>> acquires = new PendingCalls<>();
   private final GuardedWrites writes = new GuardedWrites();
 
   ZklMultiLock(ZklClient client, List<ZklLock> members) {
@@ -60,7 +61,7 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
 
   /** Starts an acquire; the future completes on the dispatcher thread. */
   public CompletableFuture<Void> acquireAsync(long owner, Duration timeout) {
-    return pending.start(new CompletableFuture<>(),
+    return acquires.start(new CompletableFuture<>(),
         () -> ZklNative.zkl_multilock_acquire_async(h(), owner, Util.millis(timeout)), "acquire " + what());
   }
 
@@ -125,7 +126,7 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
     switch (e.type) {
       case ZklNativeConstants.ZKL_EVENT_ACQUIRED:
       case ZklNativeConstants.ZKL_EVENT_ACQUIRE_FAILED: {
-        CompletableFuture<Void> f = pending.take();
+        CompletableFuture<Void> f = acquires.take(e.requestId);
         if (f == null) break;
         if (e.type == ZklNativeConstants.ZKL_EVENT_ACQUIRED) {
           f.complete(null);
@@ -162,7 +163,7 @@ public final class ZklMultiLock extends ListenedTarget<ZklMultiLock, MultiLockLi
 
   @Override
   void ended(ClosedException e) {
-    pending.fail(e);
+    acquires.failAll(e);
     writes.fail(e);
   }
 
