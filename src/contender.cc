@@ -1115,7 +1115,13 @@ void Contender::OnClientClosed() {
   want_hold_ = false;
   ForgetNode();
   create_in_flight_ = false;
+  // Released nodes go with the closed session too: each async release gets
+  // its one RELEASED, as on a session loss.
+  std::vector<Doomed> doomed = std::move(doomed_);
   doomed_.clear();
+  for (const Doomed &d : doomed) {
+    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
+  }
   client_->Changed();
 }
 

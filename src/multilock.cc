@@ -107,13 +107,15 @@ void Multilock::Fail(int error) {
     member.AssertLocked();
     member.CancelLocked();  // its event is ignored now
   }
-  ReleaseTaken(/*report=*/false);
+  ReleaseTaken(/*report=*/0);
   if (mode_ == Contender::Mode::kAsync) Notify(ZKL_EVENT_ACQUIRE_FAILED, error, acquire_request_);
   Finish(error);
 }
 
-void Multilock::ReleaseTaken(bool report) {
-  report_release_ = report;
+void Multilock::ReleaseTaken(uint64_t report) {
+  // Each async release gets its RELEASED once no member delete is running
+  // (one still running from an earlier release delays it, never drops it).
+  if (report != 0) reported_releases_.push_back(report);
   for (auto &m : members_) {
     // All at once, none held back for a coalesced re-acquire.
     m->AssertLocked();
@@ -121,7 +123,13 @@ void Multilock::ReleaseTaken(bool report) {
       ++releasing_;
     }
   }
-  if (releasing_ == 0 && report) Notify(ZKL_EVENT_RELEASED, 0, release_request_);
+  if (releasing_ == 0) ReportReleases();
+}
+
+void Multilock::ReportReleases() {
+  std::vector<uint64_t> ids = std::move(reported_releases_);
+  reported_releases_.clear();
+  for (uint64_t id : ids) Notify(ZKL_EVENT_RELEASED, 0, id);
 }
 
 void Multilock::Finish(int rc) {
@@ -152,9 +160,8 @@ int Multilock::Release(uint64_t owner, bool wait) {
   held_ = false;
   suspended_ = false;
   // All deletes go out at once; a blocking release waits for all of them.
-  release_request_ = wait ? 0 : client_->NextRequestId();
-  uint64_t request = release_request_;
-  ReleaseTaken(/*report=*/!wait);
+  uint64_t request = wait ? 0 : client_->NextRequestId();
+  ReleaseTaken(/*report=*/request);
   if (wait) {
     // Bounded as a lock's release (Contender::ReleaseLocked).
     absl::Time bound = MonoNow() + client_->AnswerBound();
@@ -233,7 +240,7 @@ void Multilock::Destroy() {
     destroyed_ = true;
     if (held_) {
       held_ = false;
-      ReleaseTaken(/*report=*/false);
+      ReleaseTaken(/*report=*/0);
     }
     for (auto &m : members_) m->SetGroup(nullptr);
     members.swap(members_);
@@ -268,7 +275,7 @@ void Multilock::OnMemberEvent(Contender *member, int type, int error, uint64_t t
         suspended_ = false;
         lost_unreleased_ = true;
         lost_owner_ = owner_;
-        ReleaseTaken(/*report=*/false);
+        ReleaseTaken(/*report=*/0);
         Notify(ZKL_EVENT_LOST, error);
       }
       break;
@@ -290,7 +297,7 @@ void Multilock::OnMemberEvent(Contender *member, int type, int error, uint64_t t
       break;
     case ZKL_EVENT_RELEASED:
       if (releasing_ > 0 && --releasing_ == 0) {
-        if (report_release_) Notify(ZKL_EVENT_RELEASED, 0, release_request_);
+        ReportReleases();
         client_->Changed();
       }
       break;

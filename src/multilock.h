@@ -48,8 +48,10 @@ class Multilock : public Handle, public ContenderGroup {
   void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Ends the pending acquire with `error` (everything taken is released).
   void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  // Releases every member taken so far (async); `report` counts RELEASED.
-  void ReleaseTaken(bool report) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // Releases every member taken so far (async); `report` != 0: the id of
+  // the async release a RELEASED answers once they are all released.
+  void ReleaseTaken(uint64_t report) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void ReportReleases() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // `request`: the id of the async call the event answers (0: none).
   void Notify(int type, int error, uint64_t request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -72,9 +74,8 @@ class Multilock : public Handle, public ContenderGroup {
   absl::Time deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
   size_t next_ ABSL_GUARDED_BY(client_->mu()) = 0;           // the member being taken
   size_t releasing_ ABSL_GUARDED_BY(client_->mu()) = 0;      // members whose async release is still running
-  bool report_release_ ABSL_GUARDED_BY(client_->mu()) = false;
-  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t release_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // async calls' ids
+  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // the async acquire's id
+  std::vector<uint64_t> reported_releases_ ABSL_GUARDED_BY(client_->mu());  // async releases' ids
   uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   int done_rc_ ABSL_GUARDED_BY(client_->mu()) = 0;

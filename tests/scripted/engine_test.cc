@@ -692,6 +692,23 @@ TEST_F(Scripted, ReleaseAsyncThenSessionLossReportsReleased) {
   ExpectNoEvent();  // no LOST: it was released, not lost
 }
 
+TEST_F(Scripted, ReleaseAsyncThenClientCloseReportsReleasedWithItsId) {
+  // Every async call gets its one final event: a release whose delete was
+  // still unanswered when the client closed is complete (the node goes
+  // with the closed session), and says so with its request id.
+  Start();
+  zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
+  HoldNonfair(l, "/n");
+  int release = zkl_lock_release_async(l, 1);
+  ASSERT_GT(release, 0);
+  script_->Next(Kind::kDelete, "/n/lock");
+  ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
+  Event e = NextEvent();
+  EXPECT_EQ(e.type, ZKL_EVENT_RELEASED);
+  EXPECT_EQ(e.error, 0);
+  EXPECT_EQ(e.request_id, static_cast<uint64_t>(release));
+}
+
 TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
   Start(ZKL_IO_HOST);
   auto [own, multi] = ReleaseAndAcquireAgain(NewLock("/f"));
