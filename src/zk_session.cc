@@ -334,7 +334,7 @@ void RefreshTicket(ZkSession::Impl *impl) {
   }
 }
 
-#ifdef HAVE_CYRUS_SASL_H
+#if defined(HAVE_CYRUS_SASL_H) && defined(ZKL_HAVE_KRB5)  // used by GSSAPI only
 // The host name in the server's principal when none is given (GSSAPI):
 // the connect string's host when it names one; with several the C client
 // uses the address of the server it connects to.
@@ -357,7 +357,7 @@ std::string DefaultSaslHost(const std::string &hosts) {
   }
   return names.size() == 1 ? *names.begin() : std::string();
 }
-#endif  // HAVE_CYRUS_SASL_H
+#endif
 
 // The entries of a server list ("a:1,b:2" -> {"a:1", "b:2"}).
 std::vector<std::string> ServerEntries(const std::string &list) {
