@@ -8,6 +8,7 @@
 #include "ensemble_config.h"
 #include "json.h"
 #include "paths.h"
+#include "sigpipe.h"
 
 namespace zkl {
 

@@ -5,8 +5,8 @@
 #include <initializer_list>
 #include <utility>
 
+#include "kerberos.h"
 #include "paths.h"
-#include "zk_session.h"
 
 namespace zkl {
 

@@ -4,38 +4,23 @@
 
 #include "zookeeper.h"
 
-#include <dlfcn.h>
 #include <netdb.h>
-#include <pthread.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
-#include <ctime>
+#include <cstring>
 #include <mutex>
 #include <optional>
-#include <cstring>
 #include <set>
-#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "kerberos.h"
+#include "sasl_callbacks.h"
+#include "sigpipe.h"
 #include "sync.h"
 #include "zkl.h"
-
-// Kerberos (SASL GSSAPI) needs MIT krb5's headers at build time; without
-// them this build answers ZKL_ENOTSUP for GSSAPI. The libraries are not
-// linked: they are loaded when a GSSAPI session starts (Cyrus SASL's gssapi
-// plugin loads the same ones), so libzkl's link dependencies, and the
-// packages that bundle it, stay as they are.
-#if defined(__has_include)
-#if __has_include(<krb5.h>) && __has_include(<gssapi/gssapi_krb5.h>)
-#define ZKL_HAVE_KRB5 1
-#include <krb5.h>
-#include <gssapi/gssapi_krb5.h>
-#endif
-#endif
 
 namespace zkl {
 
@@ -47,27 +32,22 @@ struct ZkSession::Impl {
   struct ACL creator_entries[2]{};
   struct ACL_vector creator_acl{};
   const struct ACL_vector *acl = &ZOO_OPEN_ACL_UNSAFE;
-  // SASL DIGEST-MD5 (the C client references the callbacks for the
-  // handle's life: every reconnect authenticates again).
-  std::string sasl_user;
-  std::string sasl_password;  // a secret: wiped in the destructor
-  std::vector<unsigned char> sasl_secret;  // the same, as Cyrus wants it
+  // SASL (the C client references the callbacks for the handle's life:
+  // every reconnect authenticates again).
+  SaslCredentials sasl;
 #ifdef HAVE_CYRUS_SASL_H  // a build without libsasl2 rejects SASL options (client_options.cc)
-  sasl_callback_t sasl_callbacks[5]{};
+  SaslCallbackList sasl_callbacks{};
 #endif
   bool auth_failed_reported = false;
   bool tls = false;  // SIGPIPE is blocked around its calls (NoSigpipe)
   // Recent C client log lines: when each was last logged, how often it came
   // since (LogLine says a repeated line once per window).
   std::unordered_map<std::string, std::pair<std::chrono::steady_clock::time_point, int>> log_repeats;
-  // GSSAPI: the credential cache GSS uses on this thread while our calls
-  // run ("" = the process default), and the private one filled from a
-  // client keytab (see Kerberos below).
-  bool gssapi = false;
+  // GSSAPI only: the credential cache GSS uses on this thread while our
+  // calls run ("" = the process default), and the private one filled from
+  // a client keytab (kerberos.h).
   std::string ccache_name;
-  struct Kerberos;
-  std::unique_ptr<Kerberos> krb;
-  ~Impl();
+  std::unique_ptr<KeytabTicket> keytab_ticket;
   struct MultiCall;
   std::unordered_set<MultiCall *> multis;  // submitted, not yet completed
   // Connection attempts: the bound of one (configured, and in force), and
@@ -92,54 +72,12 @@ namespace {
 // C client carries no context of its own).
 thread_local ZkSession::Impl *current = nullptr;
 
-// OpenSSL writes to its socket with write(2), which raises SIGPIPE when
-// the peer has gone (the C client's own sends use MSG_NOSIGNAL): a library
-// must not kill its host for that. Around a call into a TLS session the
-// thread blocks SIGPIPE and takes back one raised meanwhile, then restores
-// its mask (libpq does the same around OpenSSL).
-class NoSigpipe {
- public:
-  NoSigpipe() {
-    sigset_t pipe = PipeSet();
-    pthread_sigmask(SIG_BLOCK, &pipe, &saved_mask_);
-    sigset_t pending;
-    sigpending(&pending);
-    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
-  }
-  ~NoSigpipe() {
-    int saved_errno = errno;
-    sigset_t pending;
-    sigpending(&pending);
-    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
-      sigset_t pipe = PipeSet();
-      struct timespec zero {};
-      while (sigtimedwait(&pipe, nullptr, &zero) < 0 && errno == EINTR) {
-      }
-    }
-    pthread_sigmask(SIG_SETMASK, &saved_mask_, nullptr);
-    errno = saved_errno;
-  }
-
- private:
-  static sigset_t PipeSet() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    return set;
-  }
-  sigset_t saved_mask_;
-  bool was_pending_ = false;
-};
-
-// Set on a thread whose SIGPIPE is blocked for good (BlockSigpipeOnThisThread).
-thread_local bool sigpipe_blocked = false;
-
 class Running {
  public:
   explicit Running(ZkSession::Impl *impl) : saved_(current) {
     current = impl;
     // The outermost call only, on a thread that does not block it anyway.
-    if (impl->tls && saved_ == nullptr && !sigpipe_blocked) no_sigpipe_.emplace();
+    if (impl->tls && saved_ == nullptr && !SigpipeBlockedOnThisThread()) no_sigpipe_.emplace();
   }
   ~Running() {
     no_sigpipe_.reset();
@@ -381,266 +319,22 @@ void Wipe(std::string &secret) { WipeSecret(secret); }
 
 const char *OrNull(const std::string &s) { return s.empty() ? nullptr : s.c_str(); }
 
-void WipeBytes(std::vector<unsigned char> &secret) {
-  volatile unsigned char *p = secret.data();
-  for (size_t i = 0; i < secret.size(); ++i) p[i] = 0;
-  secret.clear();
-}
-
-#ifdef HAVE_CYRUS_SASL_H
-// Cyrus SASL's client side is initialized once per process.
-bool SaslReady() {
-  static const bool ok = sasl_client_init(nullptr) == SASL_OK;
-  return ok;
-}
-
-// The realm the server offers (DIGEST-MD5: "zk-sasl-md5" from Java).
-int SaslRealm(void *, int, const char **available, const char **result) {
-  if (result == nullptr) return SASL_BADPARAM;
-  *result = available != nullptr && available[0] != nullptr ? available[0] : "";
-  return SASL_OK;
-}
-
-int SaslUser(void *context, int id, const char **result, unsigned *len) {
-  auto *impl = static_cast<ZkSession::Impl *>(context);
-  if (result == nullptr || (id != SASL_CB_USER && id != SASL_CB_AUTHNAME)) return SASL_BADPARAM;
-  *result = impl->sasl_user.c_str();
-  if (len) *len = static_cast<unsigned>(impl->sasl_user.size());
-  return SASL_OK;
-}
-
-int SaslPassword(sasl_conn_t *conn, void *context, int id, sasl_secret_t **out) {
-  auto *impl = static_cast<ZkSession::Impl *>(context);
-  if (conn == nullptr || out == nullptr || id != SASL_CB_PASS) return SASL_BADPARAM;
-  // sasl_secret_t: an unsigned long length, then the bytes (one buffer,
-  // kept until the session ends and wiped then).
-  const std::string &pw = impl->sasl_password;
-  if (impl->sasl_secret.empty()) {
-    impl->sasl_secret.assign(sizeof(sasl_secret_t) + pw.size(), 0);
-    auto *secret = reinterpret_cast<sasl_secret_t *>(impl->sasl_secret.data());
-    secret->len = pw.size();
-    std::memcpy(secret->data, pw.data(), pw.size());
-  }
-  *out = reinterpret_cast<sasl_secret_t *>(impl->sasl_secret.data());
-  return SASL_OK;
-}
-
-// Cyrus SASL stores every callback as int (*)(void) and calls it with its
-// real type (through void (*)(void): the generic function pointer type).
-using SaslFn = int (*)(void);
-template <typename Fn>
-SaslFn AsSaslCallback(Fn *fn) {
-  return reinterpret_cast<SaslFn>(reinterpret_cast<void (*)()>(fn));
-}
-#endif  // HAVE_CYRUS_SASL_H
-
-
-#ifdef ZKL_HAVE_KRB5
-// The MIT krb5 functions zkl calls, loaded once.
-struct Krb5Api {
-  decltype(&krb5_init_context) init_context;
-  decltype(&krb5_free_context) free_context;
-  decltype(&krb5_parse_name) parse_name;
-  decltype(&krb5_free_principal) free_principal;
-  decltype(&krb5_kt_resolve) kt_resolve;
-  decltype(&krb5_kt_close) kt_close;
-  decltype(&krb5_get_init_creds_keytab) get_init_creds_keytab;
-  decltype(&krb5_free_cred_contents) free_cred_contents;
-  decltype(&krb5_cc_new_unique) cc_new_unique;
-  decltype(&krb5_cc_get_name) cc_get_name;
-  decltype(&krb5_cc_initialize) cc_initialize;
-  decltype(&krb5_cc_store_cred) cc_store_cred;
-  decltype(&krb5_cc_destroy) cc_destroy;
-  decltype(&krb5_get_error_message) get_error_message;
-  decltype(&krb5_free_error_message) free_error_message;
-  decltype(&gss_krb5_ccache_name) gss_ccache_name;
-
-  static const Krb5Api *Get() {
-    static const Krb5Api *api = [] () -> const Krb5Api * {
-      void *k = dlopen("libkrb5.so.3", RTLD_NOW | RTLD_LOCAL);
-      void *g = dlopen("libgssapi_krb5.so.2", RTLD_NOW | RTLD_LOCAL);
-      if (k == nullptr || g == nullptr) return nullptr;
-      static Krb5Api a;
-      bool ok = true;
-      auto load = [&](void *lib, const char *name, auto *fn) {
-        void *sym = dlsym(lib, name);
-        if (sym == nullptr) ok = false;
-        *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(sym);
-      };
-      load(k, "krb5_init_context", &a.init_context);
-      load(k, "krb5_free_context", &a.free_context);
-      load(k, "krb5_parse_name", &a.parse_name);
-      load(k, "krb5_free_principal", &a.free_principal);
-      load(k, "krb5_kt_resolve", &a.kt_resolve);
-      load(k, "krb5_kt_close", &a.kt_close);
-      load(k, "krb5_get_init_creds_keytab", &a.get_init_creds_keytab);
-      load(k, "krb5_free_cred_contents", &a.free_cred_contents);
-      load(k, "krb5_cc_new_unique", &a.cc_new_unique);
-      load(k, "krb5_cc_get_name", &a.cc_get_name);
-      load(k, "krb5_cc_initialize", &a.cc_initialize);
-      load(k, "krb5_cc_store_cred", &a.cc_store_cred);
-      load(k, "krb5_cc_destroy", &a.cc_destroy);
-      load(k, "krb5_get_error_message", &a.get_error_message);
-      load(k, "krb5_free_error_message", &a.free_error_message);
-      load(g, "gss_krb5_ccache_name", &a.gss_ccache_name);
-      return ok ? &a : nullptr;
-    }();
-    return api;
-  }
-};
-#endif
-
-}  // namespace
-
-// Client credentials from a keytab, kept in a private in-memory credential
-// cache (MEMORY:, only in this process, destroyed with the session; the
-// keys never leave the keytab file). Why not KRB5_CLIENT_KTNAME/KRB5CCNAME:
-// environment variables are process-wide (and not thread-safe to change);
-// MIT's gss_krb5_ccache_name instead sets the cache for the calling thread,
-// so each session points GSS at its own cache only while its calls run
-// (Credentials below), and sessions with other identities can coexist.
-struct ZkSession::Impl::Kerberos {
-#ifdef ZKL_HAVE_KRB5
-  const Krb5Api *api = nullptr;
-  krb5_context ctx = nullptr;
-  krb5_ccache cache = nullptr;
-  std::string principal, keytab;
-  time_t refresh_at = 0;  // get a new ticket after this (0: none yet)
-  bool failed = false;    // the keytab gave no ticket: reported once
-
-  ~Kerberos() {
-    if (cache != nullptr) api->cc_destroy(ctx, cache);  // the tickets go with it
-    if (ctx != nullptr) api->free_context(ctx);
-  }
-
-  std::string Message(krb5_error_code code) {
-    const char *m = api->get_error_message(ctx, code);
-    std::string out = m ? m : "unknown Kerberos error";
-    api->free_error_message(ctx, m);
-    return out;
-  }
-
-  // A ticket-granting ticket for `principal` from `keytab`, into `cache`
-  // (blocks for the KDC exchange, like the GSSAPI step that follows it).
-  // Empty on success, else why not (no key material in it).
-  std::string Refresh() {
-    krb5_principal client = nullptr;
-    krb5_keytab kt = nullptr;
-    krb5_creds creds;
-    std::memset(&creds, 0, sizeof creds);
-    krb5_error_code code = api->parse_name(ctx, principal.c_str(), &client);
-    const char *step = "principal";
-    if (code == 0) {
-      step = "keytab";
-      code = api->kt_resolve(ctx, keytab.c_str(), &kt);
-    }
-    if (code == 0) {
-      step = "initial credentials";
-      code = api->get_init_creds_keytab(ctx, &creds, client, kt, 0, nullptr, nullptr);
-    }
-    if (code == 0) {
-      step = "credential cache";
-      code = api->cc_initialize(ctx, cache, client);
-      if (code == 0) code = api->cc_store_cred(ctx, cache, &creds);
-    }
-    std::string why;
-    if (code == 0) {
-      // Renew at half the ticket's life (at least a minute from now).
-      time_t now = std::time(nullptr);
-      time_t end = static_cast<time_t>(creds.times.endtime);
-      refresh_at = std::max(now + 60, now + (end - now) / 2);
-    } else {
-      why = std::string(step) + ": " + Message(code);
-    }
-    if (creds.client != nullptr) api->free_cred_contents(ctx, &creds);
-    if (kt != nullptr) api->kt_close(ctx, kt);
-    if (client != nullptr) api->free_principal(ctx, client);
-    return why;
-  }
-#endif
-};
-
-ZkSession::Impl::~Impl() = default;
-
-bool GssapiAvailable() {
-#ifdef ZKL_HAVE_KRB5
-  return Krb5Api::Get() != nullptr;
-#else
-  return false;
-#endif
-}
-
-namespace {
-
-// While a GSSAPI session's call runs on this thread, GSS (inside Cyrus
-// SASL's gssapi plugin) uses the session's credential cache; the thread's
-// previous setting comes back afterwards.
-class Credentials {
- public:
-  explicit Credentials(ZkSession::Impl *impl) {
-#ifdef ZKL_HAVE_KRB5
-    if (!impl->gssapi || impl->ccache_name.empty()) return;
-    api_ = Krb5Api::Get();
-    OM_uint32 minor = 0;
-    const char *old = nullptr;
-    if (api_->gss_ccache_name(&minor, impl->ccache_name.c_str(), &old) != GSS_S_COMPLETE) {
-      api_ = nullptr;
-      return;
-    }
-    had_old_ = old != nullptr;
-    if (old) old_ = old;
-#else
-    (void)impl;
-#endif
-  }
-  ~Credentials() {
-#ifdef ZKL_HAVE_KRB5
-    if (api_ == nullptr) return;
-    OM_uint32 minor = 0;
-    api_->gss_ccache_name(&minor, had_old_ ? old_.c_str() : nullptr, nullptr);
-#endif
-  }
-  Credentials(const Credentials &) = delete;
-  Credentials &operator=(const Credentials &) = delete;
-
- private:
-#ifdef ZKL_HAVE_KRB5
-  const Krb5Api *api_ = nullptr;
-#endif
-  bool had_old_ = false;
-  std::string old_;
-};
-
-// Keeps a keytab session's ticket fresh: the first one before the first
-// connection, then a new one at half its life (reconnects authenticate
-// again). A keytab that gives no ticket is reported (log line and
-// AUTH_FAILED, ZKL_EAUTH) instead of letting GSS look elsewhere.
+// Keeps a keytab session's ticket fresh. A keytab that gives no ticket is
+// reported (log line and AUTH_FAILED, ZKL_EAUTH) instead of letting GSS
+// look elsewhere.
 void RefreshTicket(ZkSession::Impl *impl) {
-#ifdef ZKL_HAVE_KRB5
-  ZkSession::Impl::Kerberos *k = impl->krb.get();
-  if (k == nullptr || k->failed || impl->auth_failed_reported) return;
-  if (k->refresh_at != 0 && std::time(nullptr) < k->refresh_at) return;
-  bool first = k->refresh_at == 0;
-  std::string why = k->Refresh();
-  if (why.empty()) return;
-  if (!first) {
-    // Keep the ticket we have (it is still valid) and try again shortly.
-    k->refresh_at = std::time(nullptr) + 30;
-    impl->sink->OnZkLog(ZKL_LOG_WARN, "Kerberos: cannot renew the ticket of " + k->principal +
-                                          " from its keytab (" + why + ")");
-    return;
+  if (impl->keytab_ticket == nullptr || impl->auth_failed_reported) return;
+  KeytabTicket::Outcome outcome = impl->keytab_ticket->RefreshIfDue();
+  if (outcome.kind == KeytabTicket::Outcome::kRenewFailed) {
+    impl->sink->OnZkLog(ZKL_LOG_WARN, outcome.message);
+  } else if (outcome.kind == KeytabTicket::Outcome::kNoTicket) {
+    impl->sink->OnZkLog(ZKL_LOG_ERROR, outcome.message);
+    impl->auth_failed_reported = true;
+    impl->sink->OnZkState(ZkState::kAuthFailed);
   }
-  k->failed = true;
-  impl->sink->OnZkLog(ZKL_LOG_ERROR, "Kerberos: no ticket for " + k->principal + " from keytab " +
-                                         k->keytab + " (" + why + ")");
-  impl->auth_failed_reported = true;
-  impl->sink->OnZkState(ZkState::kAuthFailed);
-#else
-  (void)impl;
-#endif
 }
 
-#ifdef HAVE_CYRUS_SASL_H
+#if defined(HAVE_CYRUS_SASL_H) && defined(ZKL_HAVE_KRB5)  // used by GSSAPI only
 // The host name in the server's principal when none is given (GSSAPI):
 // the connect string's host when it names one; with several the C client
 // uses the address of the server it connects to.
@@ -663,7 +357,7 @@ std::string DefaultSaslHost(const std::string &hosts) {
   }
   return names.size() == 1 ? *names.begin() : std::string();
 }
-#endif  // HAVE_CYRUS_SASL_H
+#endif
 
 // The entries of a server list ("a:1,b:2" -> {"a:1", "b:2"}).
 std::vector<std::string> ServerEntries(const std::string &list) {
@@ -725,13 +419,6 @@ void WipeSecret(std::string &secret) {
   volatile char *p = secret.data();
   for (size_t i = 0; i < secret.size(); ++i) p[i] = 0;
   secret.clear();
-}
-
-void BlockSigpipeOnThisThread() {
-  sigset_t pipe;
-  sigemptyset(&pipe);
-  sigaddset(&pipe, SIGPIPE);
-  sigpipe_blocked = pthread_sigmask(SIG_BLOCK, &pipe, nullptr) == 0;
 }
 
 // One multi in flight: the C client needs the ops, results and buffers to
@@ -829,44 +516,30 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
       *error = ZKL_ENOTSUP;
       return nullptr;
     }
-    impl->sasl_user = params.sasl_user;
-    impl->sasl_password = params.sasl_password;
-    void *ctx = impl.get();
-    impl->sasl_callbacks[0] = {SASL_CB_GETREALM, AsSaslCallback(&SaslRealm), ctx};
-    impl->sasl_callbacks[1] = {SASL_CB_USER, AsSaslCallback(&SaslUser), ctx};
-    impl->sasl_callbacks[2] = {SASL_CB_AUTHNAME, AsSaslCallback(&SaslUser), ctx};
-    impl->sasl_callbacks[3] = {SASL_CB_PASS, AsSaslCallback(&SaslPassword), ctx};
-    impl->sasl_callbacks[4] = {SASL_CB_LIST_END, nullptr, nullptr};
+    impl->sasl.user = params.sasl_user;
+    impl->sasl.password = params.sasl_password;
+    SetDigestMd5Callbacks(&impl->sasl, impl->sasl_callbacks);
     if (sasl_host.empty()) sasl_host = "zk-sasl-md5";
     sasl.mechlist = "DIGEST-MD5";
     sasl_params = &sasl;
   } else if (params.sasl_mechanism == "GSSAPI") {
 #ifdef ZKL_HAVE_KRB5
-    const Krb5Api *api = Krb5Api::Get();
-    if (!SaslReady() || api == nullptr) {
+    const bool krb5_loaded = GssapiAvailable();  // dlopened before SASL loads its plugins
+    if (!SaslReady() || !krb5_loaded) {
       *error = ZKL_ENOTSUP;
       return nullptr;
     }
-    impl->gssapi = true;
     // The authorization id is left empty: the server takes the
     // authenticated principal (what the ticket proves) as the identity.
-    impl->sasl_user.clear();
-    void *ctx = impl.get();
-    impl->sasl_callbacks[0] = {SASL_CB_USER, AsSaslCallback(&SaslUser), ctx};
-    impl->sasl_callbacks[1] = {SASL_CB_LIST_END, nullptr, nullptr};
+    impl->sasl.user.clear();
+    SetGssapiCallbacks(&impl->sasl, impl->sasl_callbacks);
     if (!params.sasl_keytab.empty()) {
-      auto k = std::make_unique<Impl::Kerberos>();
-      k->api = api;
-      k->principal = params.sasl_user;
-      k->keytab = params.sasl_keytab;
-      krb5_error_code code = api->init_context(&k->ctx);
-      if (code == 0) code = api->cc_new_unique(k->ctx, "MEMORY", nullptr, &k->cache);
-      if (code != 0) {
+      impl->keytab_ticket = KeytabTicket::Create(params.sasl_user, params.sasl_keytab);
+      if (impl->keytab_ticket == nullptr) {
         *error = ZKL_ENOMEM;
         return nullptr;
       }
-      impl->ccache_name = std::string("MEMORY:") + api->cc_get_name(k->ctx, k->cache);
-      impl->krb = std::move(k);
+      impl->ccache_name = impl->keytab_ticket->ccache_name();
     } else {
       impl->ccache_name = params.sasl_ccache;  // "": the environment's
     }
@@ -920,8 +593,7 @@ std::unique_ptr<ZkSession> ZkSession::Open(const ZkConnectParams &params, ZkSink
     bool unresolved = (e == ENOENT || e == EINVAL) && !AnyNameResolves(impl->servers);
     *error = unresolved ? ZKL_ECONNECTION : e == EINVAL ? ZKL_EINVAL : e == EPROTO ? ZKL_ECERT
              : e == ENOTSUP ? ZKL_ENOTSUP : ZKL_ENOMEM;
-    Wipe(impl->digest);
-    Wipe(impl->sasl_password);
+    Wipe(impl->digest);  // (the SASL password goes with impl->sasl)
     return nullptr;
   }
   int attempt_ms = params.connect_timeout_ms;
@@ -953,15 +625,13 @@ CClientSession::~CClientSession() {
   // The C client can drop the completion of a multi that was still queued
   // when its handle closed: free what it never answered.
   for (Impl::MultiCall *call : impl_->multis) delete call;
-  Wipe(impl_->digest);
-  Wipe(impl_->sasl_password);
-  WipeBytes(impl_->sasl_secret);
+  Wipe(impl_->digest);  // (the SASL secrets go with impl_->sasl)
 }
 
 ZkRc CClientSession::GetInterest(Interest *out) {
   Running running(impl_.get());
   RefreshTicket(impl_.get());
-  Credentials credentials(impl_.get());
+  ThreadCredentialCache credentials(impl_->ccache_name);
   int fd = -1;
   int interest = 0;
   struct timeval tv {};
@@ -999,7 +669,7 @@ ZkRc CClientSession::GetInterest(Interest *out) {
 
 ZkRc CClientSession::Process(bool readable, bool writable) {
   Running running(impl_.get());
-  Credentials credentials(impl_.get());
+  ThreadCredentialCache credentials(impl_->ccache_name);
   int events = (readable ? ZOOKEEPER_READ : 0) | (writable ? ZOOKEEPER_WRITE : 0);
   ZkRc rc = FromCode(zookeeper_process(impl_->zh, events));
   ReportSilentAuthFailure(impl_.get());

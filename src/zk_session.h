@@ -133,17 +133,8 @@ struct ZkConnectParams {
   std::string sasl_host;
 };
 
-// This build can do SASL GSSAPI (Kerberos): built with MIT krb5's headers,
-// and its libraries (libkrb5, libgssapi_krb5) load at run time.
-bool GssapiAvailable();
-
 // Overwrites a secret in place (not optimized away), then empties it.
 void WipeSecret(std::string &secret);
-
-// Blocks SIGPIPE on the calling thread for good: for zkl's own I/O thread,
-// whose calls into TLS sessions then skip the per-call guard (two or three
-// syscalls each) that other threads' calls need.
-void BlockSigpipeOnThisThread();
 
 // An interface, so that tests can put a scripted session below the client
 // (tests/scripted/); the one implementation in the library is the C
