@@ -1,5 +1,6 @@
 #include "client.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -846,6 +847,44 @@ ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
   std::string first = ops.empty() ? std::string() : ops.front().path;
   return Submit(NewRequest(l, op, first),
                 [&](ZkSession &s, Request *req) { return s.Multi(req, std::move(ops)); });
+}
+
+void Client::DeferDelete(const std::string &path, Listener *l) {
+  std::vector<std::weak_ptr<Listener>> &waiting = deferred_deletes_[path];
+  for (const auto &w : waiting) {
+    if (w.lock().get() == l) return;
+  }
+  waiting.push_back(l->self());
+}
+
+void Client::UndeferDelete(const std::string &path, const Listener *l) {
+  auto it = deferred_deletes_.find(path);
+  if (it == deferred_deletes_.end()) return;
+  std::vector<std::weak_ptr<Listener>> &waiting = it->second;
+  waiting.erase(std::remove_if(waiting.begin(), waiting.end(),
+                               [&](const std::weak_ptr<Listener> &w) {
+                                 auto live = w.lock();
+                                 return !live || live.get() == l;
+                               }),
+                waiting.end());
+  if (waiting.empty()) deferred_deletes_.erase(it);
+}
+
+void Client::SendDeferredDeletes(const std::string &path, const Listener *creating) {
+  auto it = deferred_deletes_.find(path);
+  if (it == deferred_deletes_.end()) return;
+  // Taken out first: each listener's send undefers itself (UndeferDelete).
+  std::vector<std::weak_ptr<Listener>> waiting = std::move(it->second);
+  deferred_deletes_.erase(it);
+  for (const auto &w : waiting) {
+    std::shared_ptr<Listener> l = w.lock();
+    if (!l) continue;
+    if (l.get() == creating) {
+      DeferDelete(path, l.get());  // its own delete goes out with its create
+    } else {
+      l->SendDeferred();
+    }
+  }
 }
 
 void Client::EnsurePath(Listener *l, int op, const std::string &path, const std::string &leaf_data) {

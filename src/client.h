@@ -77,6 +77,9 @@ class Listener : public Handle {
   virtual void OnSessionLost(int error) = 0;
   virtual void OnTimer() = 0;
   virtual void OnClientClosed() = 0;
+  // Another handle is about to create on a path where this one holds a
+  // delete back (Client::SendDeferredDeletes): send it now.
+  virtual void SendDeferred() {}
   // Appends this handle's statistics object (handles without any: nothing).
   virtual void WriteStats(JsonWriter &) {}
 
@@ -204,6 +207,15 @@ class Client : public Handle, private ZkSink, private IoDriver {
   ZkRc SetData(Listener *l, int op, const std::string &path, std::string_view data, int version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   ZkRc Multi(Listener *l, int op, std::vector<ZkOp> ops) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Deletes held back a moment (an async release waiting for its handle's
+  // next acquire to take it along), by lock path. A create by another
+  // handle on the path sends them first: on one session ZooKeeper applies
+  // requests in order, so the create does not queue behind a node that is
+  // on its way out (one round trip instead of three).
+  void DeferDelete(const std::string &path, Listener *l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void UndeferDelete(const std::string &path, const Listener *l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SendDeferredDeletes(const std::string &path, const Listener *creating)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Creates every missing ancestor of `path` and `path` itself as container
   // nodes (pipelined; each reply reaches `l` with tag `op`).
   void EnsurePath(Listener *l, int op, const std::string &path, const std::string &leaf_data)
@@ -325,6 +337,8 @@ class Client : public Handle, private ZkSink, private IoDriver {
   absl::flat_hash_map<uint64_t, std::weak_ptr<Listener>> listeners_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, std::shared_ptr<Listener>> retiring_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<Request *> outstanding_ ABSL_GUARDED_BY(mu_);  // sent, unanswered
+  absl::flat_hash_map<std::string, std::vector<std::weak_ptr<Listener>>> deferred_deletes_
+      ABSL_GUARDED_BY(mu_);
   std::set<std::pair<absl::Time, uint64_t>> timers_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, absl::Time> timer_of_ ABSL_GUARDED_BY(mu_);
 

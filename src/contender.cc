@@ -365,6 +365,8 @@ void Contender::SendCreate() {
   std::string path = fixed() ? FixedPath()
                              : JoinPath(path_, ProtectedPrefix(uuid_) + std::string(rule_->label()));
   int flags = fixed() ? kEphemeral : kEphemeral | kSequential;
+  // Another handle's release held back on this path goes out first.
+  client_->SendDeferredDeletes(path_, this);
   auto deferred = std::find_if(doomed_.begin(), doomed_.end(), [](const Doomed &d) { return d.deferred; });
   if (deferred != doomed_.end() && !fixed()) {
     // An async release still waits to be sent: it goes out with this create
@@ -382,6 +384,7 @@ void Contender::SendCreate() {
     deferred->in_flight = true;
     coalesced_ = deferred->name;
     flush_deadline_ = absl::InfiniteFuture();
+    client_->UndeferDelete(path_, this);
     ArmTimer();
   } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
     return;
@@ -958,6 +961,7 @@ void Contender::DeleteOwn(bool report_released, bool defer, uint64_t release_req
     // An acquire that follows at once takes the delete along (SendCreate);
     // otherwise it goes out alone a moment later.
     flush_deadline_ = std::min(flush_deadline_, MonoNow() + kCoalesceWindow);
+    client_->DeferDelete(path_, this);
     ArmTimer();
   } else {
     SendDeletes();
@@ -995,6 +999,7 @@ void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
 
 void Contender::FlushDeferred() {
   flush_deadline_ = absl::InfiniteFuture();
+  client_->UndeferDelete(path_, this);
   for (Doomed &d : doomed_) d.deferred = false;
   SendDeletes();
 }

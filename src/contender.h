@@ -111,6 +111,7 @@ class Contender : public Listener {
   void OnSessionLost(int error) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnTimer() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void SendDeferred() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu()) { FlushDeferred(); }
   void WriteStats(JsonWriter &j) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
 
  private:

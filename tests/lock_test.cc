@@ -235,6 +235,24 @@ TEST(ReentrantLock, InnerAsyncCallsAreAnsweredAtOnceWithTheirIds) {
   EXPECT_TRUE(Children(path).empty());
 }
 
+// Two handles of one client taking turns: the next handle's create sends
+// the other's held-back delete first (same session, applied in order), so
+// it never queues behind a node on its way out: one round trip, no watch.
+TEST(FairLock, AsyncReleaseThenAnotherHandlesAcquireDoesNotQueue) {
+  auto c = NewClient();
+  std::string path = UniquePath("two-handles");
+  auto first = NewLock(c.get(), path), second = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(first.get(), 1, 5000), 0);
+  uint64_t before = StatCounter(c.get(), "requests");
+  ASSERT_GT(zkl_lock_release_async(first.get(), 1), 0);
+  ASSERT_EQ(zkl_lock_acquire(second.get(), 1, 5000), 0);
+  uint64_t after = StatCounter(c.get(), "requests");
+  EXPECT_EQ(after - before, 3u);  // delete, create, children (no watch, no second read)
+  EXPECT_EQ(Children(path).size(), 1u);
+  ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
+  ASSERT_EQ(zkl_lock_release(second.get(), 1), 0);
+}
+
 TEST(ReentrantLock, SameOwnerReentersWithoutRoundTrip) {
   auto c = NewClient();
   std::string path = UniquePath("reentrant");
