@@ -504,20 +504,26 @@ ScriptedSession *Script::CurrentLocked() const {
   return sessions_.empty() ? nullptr : sessions_.rbegin()->second;
 }
 
-void Script::Queue(int serial, Action action) {
-  std::lock_guard<std::mutex> lock(mu_);
+void Script::Queue(int serial, Action action, int64_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
   ScriptedSession *s = nullptr;
   if (serial == 0) {
+    // The current session. When none is alive the client is between two:
+    // it has just ended one (EndSession destroys it: an expiry, a loss)
+    // and is about to start the next (StartSession, the same round of its
+    // loop, on its own thread). The test, woken by an event the ending
+    // emitted, may get here in that gap: wait for the next one.
+    if (!WaitFor(lock, timeout_ms, [&] { return CurrentLocked() != nullptr; })) {
+      throw std::runtime_error("no scripted session to act on (none started within " +
+                               std::to_string(timeout_ms) + " ms; last one: " + std::to_string(last_serial_) +
+                               ")");
+    }
     s = CurrentLocked();
   } else {
     auto it = sessions_.find(serial);
-    if (it != sessions_.end()) s = it->second;
-  }
-  if (s == nullptr) {
-    // Answers for a session that is gone are lost, as on the wire; other
-    // scripting needs a session.
-    if (serial != 0) return;
-    throw std::runtime_error("no scripted session to act on");
+    // Answers for a session that is gone are lost, as on the wire.
+    if (it == sessions_.end()) return;
+    s = it->second;
   }
   s->PushLocked(std::move(action));
   changed_.notify_all();  // a pumping waiter drives the loop again
@@ -564,11 +570,14 @@ void Script::FireWatch(std::string_view path, WatchType type) {
 
 void Script::Flush(int64_t timeout_ms) {
   auto done = std::make_shared<bool>(false);
-  Queue(0, [this, done](ScriptedSession *) {
-    std::lock_guard<std::mutex> lock(mu_);
-    *done = true;
-    changed_.notify_all();
-  });
+  Queue(
+      0,
+      [this, done](ScriptedSession *) {
+        std::lock_guard<std::mutex> lock(mu_);
+        *done = true;
+        changed_.notify_all();
+      },
+      timeout_ms);
   std::unique_lock<std::mutex> lock(mu_);
   if (!WaitFor(lock, timeout_ms, [&] { return *done; })) {
     throw std::runtime_error("Flush: the scripted actions were not delivered within " +

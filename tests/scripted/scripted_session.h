@@ -115,6 +115,9 @@ class Script : public std::enable_shared_from_this<Script> {
   void SetAutoSync(bool on);
 
   // --- scripting (queued; delivered in order inside Process) ---
+  // What is not addressed to a request's session acts on the current one:
+  // the newest alive, or, while the client replaces an ended session (its
+  // I/O thread destroys the old one, then starts the next), the next one.
   void Reply(const RequestPtr &request, Answer answer);
   // The connection breaks: state kConnecting, then every request in flight
   // is answered kConnectionLoss (not from the server).
@@ -146,9 +149,11 @@ class Script : public std::enable_shared_from_this<Script> {
   friend class ScriptedSession;
   explicit Script(Options options) : options_(options), auto_sync_(options.auto_sync) {}
   using Action = std::function<void(ScriptedSession *alive)>;  // null: the session is gone
-  // Queues `action` on session `serial` (0: the current one); throws when
-  // that session does not exist.
-  void Queue(int serial, Action action);
+  // Queues `action` on session `serial`; an action for a session that is
+  // gone is dropped. 0: the current session, or, when the client is
+  // between two (the old one destroyed, the next not yet started), the
+  // next one, waited for up to `timeout_ms`; throws when none comes.
+  void Queue(int serial, Action action, int64_t timeout_ms = 5000);
   ScriptedSession *CurrentLocked() const;
   template <typename Ready>
   bool WaitFor(std::unique_lock<std::mutex> &lock, int64_t timeout_ms, Ready ready);
