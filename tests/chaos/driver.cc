@@ -1608,12 +1608,15 @@ int main(int argc, char **argv) {
                 " overlap/stale-held violations found and not judged; the fence refused %" PRIu64
                 " writes; stale writes accepted: %" PRIu64 "\n",
                 lies, verdict.fence_rejected, db.checked ? db.stale : 0);
-    if (lies == 0) {
-      g_failures.push_back("--lying: is_held never lied usefully (no overlap, no stale yes): "
-                           "does the core honour ZKL_TEST_LYING_IS_HELD?");
-    }
+    // The lie is used when a worker acts on a stale yes: the checker sees
+    // it as an overlap or a stale is_held answer, or the fence refuses the
+    // write it made with its old token (a write can be refused without a
+    // recorded overlap: the stale holder's segment ends at its LOST, and
+    // its refused write may come after). Neither: the run proves nothing.
     if (verdict.fence_rejected == 0) {
-      g_failures.push_back("--lying: the fence refused no write: the run proves nothing");
+      g_failures.push_back(lies == 0 ? "--lying: is_held never lied usefully (no overlap, no stale yes, "
+                                       "no write refused): does the core honour ZKL_TEST_LYING_IS_HELD?"
+                                     : "--lying: the fence refused no write: the run proves nothing");
     }
   }
   if (worker_counts["multilock:overdue"] > 0) {
