@@ -76,7 +76,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started) {
   *started = 0;
   if (client_->closed()) return ZKL_ECLOSED;
-  if (held_ || (want_hold_ && holds_ > 0)) {
+  if (held() || (want_hold() && holds_ > 0)) {
     if (role_ == Role::kElection) {
       // Campaigning while leader: nothing to do (one event per async call).
       acquire_request_ = NewRequestId(mode);
@@ -91,13 +91,12 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
     return ZKL_OK;
   }
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
-  if (want_hold_ && rejoining_) return TakeOverRejoin(owner, timeout_ms, mode, no_wait, started);
-  if (want_hold_) return ZKL_EBUSY;  // an acquire is already pending
+  if (phase_ == Phase::kRejoining) return TakeOverRejoin(owner, timeout_ms, mode, no_wait, started);
+  if (phase_ != Phase::kIdle) return ZKL_EBUSY;  // an acquire is already pending
   if (no_wait && !client_->connected()) return ZKL_ECONNECTION;
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return client_->auth_failure();
 
-  want_hold_ = true;
-  rejoining_ = false;
+  EnterPhase(Phase::kAcquiring);
   lost_unreleased_ = false;
   waited_ = false;
   first_in_line_ = false;
@@ -122,7 +121,7 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   // An election candidate back in line by itself after a loss: a campaign
   // now takes over that place in the line, with its own deadline, and ends
   // as any campaign does (leaving the election on timeout or cancel).
-  rejoining_ = false;
+  EnterPhase(Phase::kAcquiring);
   owner_ = owner;
   mode_ = mode;
   no_wait_ = no_wait;
@@ -148,7 +147,7 @@ int Contender::Cancel() {
 }
 
 int Contender::CancelLocked() {
-  if (!want_hold_ || held_) return ZKL_ENOTHELD;
+  if (!want_hold() || held()) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
   return ZKL_OK;
 }
@@ -178,9 +177,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
     return static_cast<int>(request);
   }
-  SetHeld(false);
-  SetSuspended(false);
-  want_hold_ = false;
+  EnterPhase(Phase::kIdle);
   owner_ = 0;
   std::string name = node_;
   // An async release of a sequential node waits a moment for a following
@@ -212,7 +209,7 @@ int Contender::Resign() {
   if (client_->closed()) return ZKL_ECLOSED;
   if (holds_ > 0) return ReleaseLocked(owner_, /*wait=*/true);
   lost_unreleased_ = false;
-  if (!want_hold_) return ZKL_ENOTHELD;
+  if (!want_hold()) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
   return ZKL_OK;
 }
@@ -221,7 +218,7 @@ int64_t Contender::ValidForMs() const {
   // Computed now, from the monotonic clock: a hold is trusted only while the
   // server cannot yet have expired the session, whatever the I/O thread has
   // (or has not yet) noticed.
-  if (!held_) return 0;
+  if (!held()) return 0;
   if (client_->lying_is_held()) return 60 * 60 * 1000;  // test switch: the fence must cope
   if (suspended_) return 0;
   absl::Duration left = client_->LeaseDeadline() - MonoNow();
@@ -245,7 +242,7 @@ int Contender::IsHeld() {
 int Contender::FencingToken(uint64_t *out) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  if (!held_) return ZKL_ENOTHELD;
+  if (!held()) return ZKL_ENOTHELD;
   *out = czxid_;
   return ZKL_OK;
 }
@@ -254,7 +251,7 @@ int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
   if (client_->closed()) return ZKL_ECLOSED;
   if (holds_ == 0) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
   if (owner != owner_) return ZKL_ENOTOWNER;
-  if (!held_ || node_.empty()) return ZKL_ENOTHELD;
+  if (!held() || node_.empty()) return ZKL_ENOTHELD;
   // A suspended hold still sends: the check decides at the quorum, once the
   // session is heard from again.
   guard->checks.push_back(ZkOp{ZkOp::kCheck, OwnPath(), std::string(), 0, -1});
@@ -263,7 +260,7 @@ int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
     auto me = std::static_pointer_cast<Contender>(weak.lock());
     if (!me) return;
     me->client_->mu().AssertHeld();  // the write's answer runs under it
-    if (me->held_ && me->node_ == node) me->NodeGone();
+    if (me->held() && me->node_ == node) me->NodeGone();
   });
   guard->owner = owner;
   guard->token = czxid_;
@@ -308,7 +305,7 @@ int Contender::Proclaim(std::string_view data) {
 int Contender::HoldCount() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  return held_ ? static_cast<int>(holds_) : 0;
+  return held() ? static_cast<int>(holds_) : 0;
 }
 
 void Contender::Destroy() {
@@ -316,12 +313,11 @@ void Contender::Destroy() {
   if (destroyed_) return;
   destroyed_ = true;
   client_->Retire(std::static_pointer_cast<Listener>(self().lock()));
-  if (want_hold_ && !held_) {
+  if (pending()) {
     Fail(ZKL_ECANCELED);
-  } else if (held_ || holds_ > 0) {
-    SetHeld(false);
+  } else if (held() || holds_ > 0) {
+    EnterPhase(Phase::kIdle);
     holds_ = 0;
-    want_hold_ = false;
     DeleteOwn();
   }
   FlushDeferred();  // nothing follows a destroyed handle's release
@@ -399,11 +395,11 @@ void Contender::SendCreate() {
 
 void Contender::Check() {
   if (fixed()) {
-    Submitted(client_->GetData(this, kFixedData, FixedPath(), want_hold_));
+    Submitted(client_->GetData(this, kFixedData, FixedPath(), want_hold()));
   } else {
     // Only a semaphore's first in line watches the children (when it knows
     // it is first: otherwise its answer tells, and it asks again).
-    bool watch = want_hold_ && rule_->max_leases() > 0 && first_in_line_;
+    bool watch = want_hold() && rule_->max_leases() > 0 && first_in_line_;
     Submitted(client_->GetChildren(this, watch ? kChildrenWatched : kChildren, path_, watch));
   }
 }
@@ -411,21 +407,21 @@ void Contender::Check() {
 void Contender::Resync() {
   resync_needed_ = false;
   SendDeletes();
-  if (want_hold_ && held_) {
+  if (want_hold() && held()) {
     // A held node lives as long as the session; its watch may need setting.
     if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
     return;
   }
-  if (!want_hold_ && node_.empty() && !create_unknown_) {
+  if (!want_hold() && node_.empty() && !create_unknown_) {
     MaybeRetire();
     return;
   }
   if (create_in_flight_ || (fixed() && !doomed_.empty())) return;
   if (node_.empty() && !create_unknown_) {
-    if (want_hold_) SendCreate();
+    if (want_hold()) SendCreate();
     return;
   }
-  if (!want_hold_ && !node_.empty()) {
+  if (!want_hold() && !node_.empty()) {
     DeleteOwn();
     return;
   }
@@ -435,7 +431,7 @@ void Contender::Resync() {
 void Contender::ResyncWhenConnected() {
   // A request failed with a connection loss: its effect is unknown. Look
   // again once ZooKeeper is connected (requests sent now would only fail).
-  if (no_wait_ && want_hold_ && !held_) {
+  if (no_wait_ && pending()) {
     // A try (or zero timeout) does not wait for a reconnect; its node, if
     // the create got through, is cleaned up after the reconnect.
     Fail(ZKL_ECONNECTION);
@@ -458,178 +454,185 @@ void Contender::OnReply(const Reply &r) {
     return;
   }
   if (IsSessionGone(r.rc)) return;  // OnSessionLost resets everything
-  if (r.rc == ZkRc::kOther && want_hold_ && !held_) {
+  if (r.rc == ZkRc::kOther && pending()) {
     // An answer the steps below do not expect (a throttled request...):
     // the acquire ends with it rather than wait for a step that never comes.
     Fail(ZKL_EZOOKEEPER);
     return;
   }
   switch (r.op) {
-    case kCreate:
-      CreateDone(r.rc, r.value, r.stat);
-      break;
-    case kReleaseAndCreate: {
-      // multi(delete the released node, create the next one): both or none.
-      const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
-      const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
-      std::string released = coalesced_;
-      coalesced_.clear();
-      if (r.rc == ZkRc::kOk && del && create) {
-        DeleteDone(released, ZkRc::kOk);
-        CreateDone(ZkRc::kOk, create->value, &create->stat);
-      } else if (IsConnectionError(r.rc)) {
-        DeleteDone(released, r.rc);  // retried after reconnecting
-        CreateDone(r.rc, {}, nullptr);
-      } else if (del && del->rc == ZkRc::kNoNode) {
-        // The released node was gone already: only the create is left.
-        DeleteDone(released, ZkRc::kNoNode);
-        create_in_flight_ = false;
-        if (want_hold_) SendCreate(); else MaybeRetire();
-      } else {
-        // The create failed (e.g. the parent is gone), so nothing happened:
-        // delete the old node on its own, and handle the create's error.
-        auto it = FindDoomed(released);
-        if (it != doomed_.end()) it->in_flight = false;
-        SendDeletes();
-        CreateDone(create ? create->rc : r.rc, {}, nullptr);
-      }
-      break;
-    }
+    case kCreate: CreateDone(r.rc, r.value, r.stat); break;
+    case kReleaseAndCreate: OnReleaseAndCreate(r); break;
     case kChildren:
-    case kChildrenWatched: {
-      if (r.rc == ZkRc::kOk) {
-        Evaluate(*r.children, r.op == kChildrenWatched);
-      } else if (r.rc == ZkRc::kNoNode) {
-        if (!node_.empty()) {
-          NodeGone();  // the lock node went, and ours with it
-        } else if (create_unknown_ && !create_in_flight_) {
-          // No lock node, so the create whose reply was lost made nothing.
-          create_unknown_ = false;
-          if (want_hold_) SendCreate(); else MaybeRetire();
-        }
-      } else if (IsConnectionError(r.rc)) {
-        ResyncWhenConnected();
-      }
-      break;
+    case kChildrenWatched: OnChildren(r); break;
+    case kWatchNode: OnWatchedNode(r); break;
+    case kOwnData: OnOwnData(r); break;
+    case kDelete: DeleteDone(std::string(Basename(*r.path)), r.rc); break;
+    case kDeleteCheck: DeleteCheckDone(std::string(Basename(*r.path)), r); break;
+    case kRevokeWatch: OnRevokeWatch(r); break;
+    case kParent: OnParentCreated(r); break;
+    case kLeaseCount: OnLeaseCount(r); break;
+    case kFixedData: OnFixedData(r); break;
+    default: break;
+  }
+}
+
+// multi(delete the released node, create the next one): both or none.
+void Contender::OnReleaseAndCreate(const Reply &r) {
+  const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
+  const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
+  std::string released = coalesced_;
+  coalesced_.clear();
+  if (r.rc == ZkRc::kOk && del && create) {
+    DeleteDone(released, ZkRc::kOk);
+    CreateDone(ZkRc::kOk, create->value, &create->stat);
+  } else if (IsConnectionError(r.rc)) {
+    DeleteDone(released, r.rc);  // retried after reconnecting
+    CreateDone(r.rc, {}, nullptr);
+  } else if (del && del->rc == ZkRc::kNoNode) {
+    // The released node was gone already: only the create is left.
+    DeleteDone(released, ZkRc::kNoNode);
+    create_in_flight_ = false;
+    if (want_hold()) SendCreate(); else MaybeRetire();
+  } else {
+    // The create failed (e.g. the parent is gone), so nothing happened:
+    // delete the old node on its own, and handle the create's error.
+    auto it = FindDoomed(released);
+    if (it != doomed_.end()) it->in_flight = false;
+    SendDeletes();
+    CreateDone(create ? create->rc : r.rc, {}, nullptr);
+  }
+}
+
+// The lock's children: decide, or find a node whose create reply was lost.
+void Contender::OnChildren(const Reply &r) {
+  if (r.rc == ZkRc::kOk) {
+    Evaluate(*r.children, r.op == kChildrenWatched);
+  } else if (r.rc == ZkRc::kNoNode) {
+    if (!node_.empty()) {
+      NodeGone();  // the lock node went, and ours with it
+    } else if (create_unknown_ && !create_in_flight_) {
+      // No lock node, so the create whose reply was lost made nothing.
+      create_unknown_ = false;
+      if (want_hold()) SendCreate(); else MaybeRetire();
     }
-    case kWatchNode: {
-      if (*r.path != watched_ || !want_hold_ || held_) break;
-      if (r.rc == ZkRc::kNoNode) {
-        // Gone before the watch was set: as good as a deletion.
-        watched_.clear();
-        if (holds_when_watched_goes_ && !node_.empty()) {
-          Granted();
-        } else {
-          Check();
-        }
-      } else if (IsConnectionError(r.rc)) {
-        // The watch may be set on no server (the C client restores only
-        // the watches whose reads were answered): set it again.
-        watched_.clear();
-        ResyncWhenConnected();
-      }
-      break;
+  } else if (IsConnectionError(r.rc)) {
+    ResyncWhenConnected();
+  }
+}
+
+// The node the rule says to wait for: its existence read set the watch.
+void Contender::OnWatchedNode(const Reply &r) {
+  if (*r.path != watched_ || !want_hold() || held()) return;
+  if (r.rc == ZkRc::kNoNode) {
+    // Gone before the watch was set: as good as a deletion.
+    watched_.clear();
+    if (holds_when_watched_goes_ && !node_.empty()) {
+      Granted();
+    } else {
+      Check();
     }
-    case kOwnData: {
-      if (r.rc == ZkRc::kOk) {
-        if (static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
-          czxid_ = static_cast<uint64_t>(r.stat->czxid);
-          if (want_hold_) {
-            Check();
-          } else {
-            DeleteOwn();
-          }
-        } else {
-          // Same uuid, other session: not ours (cannot happen with random
-          // uuids, but never adopt a node we do not own).
-          ForgetNode();
-          if (want_hold_) SendCreate();
-        }
-      } else if (r.rc == ZkRc::kNoNode) {
-        ForgetNode();
-        if (want_hold_) SendCreate(); else MaybeRetire();
-      } else if (IsConnectionError(r.rc)) {
-        ResyncWhenConnected();
+  } else if (IsConnectionError(r.rc)) {
+    // The watch may be set on no server (the C client restores only
+    // the watches whose reads were answered): set it again.
+    watched_.clear();
+    ResyncWhenConnected();
+  }
+}
+
+// Our node found again by its uuid: is it this session's?
+void Contender::OnOwnData(const Reply &r) {
+  if (r.rc == ZkRc::kOk) {
+    if (static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
+      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      if (want_hold()) {
+        Check();
+      } else {
+        DeleteOwn();
       }
-      break;
+    } else {
+      // Same uuid, other session: not ours (cannot happen with random
+      // uuids, but never adopt a node we do not own).
+      ForgetNode();
+      if (want_hold()) SendCreate();
     }
-    case kDelete:
-      DeleteDone(std::string(Basename(*r.path)), r.rc);
-      break;
-    case kDeleteCheck:
-      DeleteCheckDone(std::string(Basename(*r.path)), r);
-      break;
-    case kRevokeWatch: {
-      if (!held_ || *r.path != OwnPath()) break;
-      if (r.rc == ZkRc::kNoNode) {
-        NodeGone();
-      } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
-        // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
-        revoke_seen_ = true;
-        stats_.Revoked();
-        Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
-        if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
-      } else if (IsConnectionError(r.rc)) {
-        resync_needed_ = true;  // set the watch again once connected
+  } else if (r.rc == ZkRc::kNoNode) {
+    ForgetNode();
+    if (want_hold()) SendCreate(); else MaybeRetire();
+  } else if (IsConnectionError(r.rc)) {
+    ResyncWhenConnected();
+  }
+}
+
+// A holder's own node, watched for revocation requests.
+void Contender::OnRevokeWatch(const Reply &r) {
+  if (!held() || *r.path != OwnPath()) return;
+  if (r.rc == ZkRc::kNoNode) {
+    NodeGone();
+  } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
+    // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
+    revoke_seen_ = true;
+    stats_.Revoked();
+    Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
+    if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
+  } else if (IsConnectionError(r.rc)) {
+    resync_needed_ = true;  // set the watch again once connected
+  }
+}
+
+void Contender::OnParentCreated(const Reply &r) {
+  // Missing parents are created on the way; only a refusal matters, or
+  // a missing root (the client's chroot does not exist).
+  if (r.rc == ZkRc::kNoAuth && want_hold()) Fail(ZKL_EAUTH);
+  if (r.rc == ZkRc::kNoNode && want_hold()) Fail(ZKL_ENOTFOUND);
+}
+
+// A semaphore's lease count, stored on its parent: all must agree.
+void Contender::OnLeaseCount(const Reply &r) {
+  if (r.rc == ZkRc::kOk && !r.data.empty() && want_hold()) {
+    std::string stored(r.data);
+    if (stored != std::to_string(rule_->max_leases())) Fail(ZKL_EMISMATCH);
+  }
+}
+
+// A fixed node (non-fair recipes): ours, another's, or free.
+void Contender::OnFixedData(const Reply &r) {
+  if (!want_hold()) {
+    if (r.rc == ZkRc::kOk && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
+        r.data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
+      node_ = std::string(rule_->fixed_node());
+      DeleteOwn();
+    } else {
+      create_unknown_ = false;
+      MaybeRetire();
+    }
+    return;
+  }
+  if (held()) return;
+  if (r.rc == ZkRc::kOk) {
+    std::string_view data = r.data;
+    bool ours = !uuid_.empty() &&
+                static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
+                data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
+    create_unknown_ = false;
+    if (ours) {
+      node_ = std::string(rule_->fixed_node());
+      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      Granted();
+    } else if (no_wait_) {
+      Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+    } else {
+      watched_ = FixedPath();
+      if (role_ == Role::kElection && !announced_waiting_) {
+        announced_waiting_ = true;
+        Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
       }
-      break;
     }
-    case kParent: {
-      // Missing parents are created on the way; only a refusal matters, or
-      // a missing root (the client's chroot does not exist).
-      if (r.rc == ZkRc::kNoAuth && want_hold_) Fail(ZKL_EAUTH);
-      if (r.rc == ZkRc::kNoNode && want_hold_) Fail(ZKL_ENOTFOUND);
-      break;
-    }
-    case kLeaseCount: {
-      if (r.rc == ZkRc::kOk && !r.data.empty() && want_hold_) {
-        std::string stored(r.data);
-        if (stored != std::to_string(rule_->max_leases())) Fail(ZKL_EMISMATCH);
-      }
-      break;
-    }
-    case kFixedData: {
-      if (!want_hold_) {
-        if (r.rc == ZkRc::kOk && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-            r.data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
-          node_ = std::string(rule_->fixed_node());
-          DeleteOwn();
-        } else {
-          create_unknown_ = false;
-          MaybeRetire();
-        }
-        break;
-      }
-      if (held_) break;
-      if (r.rc == ZkRc::kOk) {
-        std::string_view data = r.data;
-        bool ours = !uuid_.empty() &&
-                    static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-                    data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
-        create_unknown_ = false;
-        if (ours) {
-          node_ = std::string(rule_->fixed_node());
-          czxid_ = static_cast<uint64_t>(r.stat->czxid);
-          Granted();
-        } else if (no_wait_) {
-          Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
-        } else {
-          watched_ = FixedPath();
-          if (role_ == Role::kElection && !announced_waiting_) {
-            announced_waiting_ = true;
-            Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
-          }
-        }
-      } else if (r.rc == ZkRc::kNoNode) {
-        create_unknown_ = false;
-        SendCreate();  // free: race for it
-      } else if (IsConnectionError(r.rc)) {
-        ResyncWhenConnected();
-      }
-      break;
-    }
-    default:
-      break;
+  } else if (r.rc == ZkRc::kNoNode) {
+    create_unknown_ = false;
+    SendCreate();  // free: race for it
+  } else if (IsConnectionError(r.rc)) {
+    ResyncWhenConnected();
   }
 }
 
@@ -639,16 +642,16 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
     node_ = std::string(Basename(value));
     czxid_ = static_cast<uint64_t>(stat->czxid);
     create_unknown_ = false;
-    if (!want_hold_) {
+    if (!want_hold()) {
       DeleteOwn();
     } else if (fixed()) {
       Granted();
     }
     // Sequential: the pipelined children reply follows and decides.
   } else if (rc == ZkRc::kNoNode) {
-    if (want_hold_ && ++create_attempts_ > kMaxCreateAttempts) {
+    if (want_hold() && ++create_attempts_ > kMaxCreateAttempts) {
       Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
-    } else if (want_hold_) {
+    } else if (want_hold()) {
       std::string leaf;
       if (rule_->max_leases() > 0) leaf = std::to_string(rule_->max_leases());
       client_->EnsurePath(this, kParent, path_, leaf);
@@ -657,7 +660,7 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
       MaybeRetire();
     }
   } else if (rc == ZkRc::kNodeExists && fixed()) {
-    if (want_hold_) Check();
+    if (want_hold()) Check();
   } else if (IsConnectionError(rc)) {
     create_unknown_ = true;
     ResyncWhenConnected();
@@ -684,7 +687,7 @@ void Contender::DeleteDone(const std::string &name, ZkRc rc) {
              it->release_request);
     }
     doomed_.erase(it);
-    if (want_hold_ && fixed()) Begin();
+    if (want_hold() && fixed()) Begin();
     MaybeRetire();
   }
   client_->Changed();
@@ -703,18 +706,18 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
       }
     }
     create_unknown_ = false;
-    if (want_hold_) {
+    if (want_hold()) {
       SendCreate();
     } else {
       MaybeRetire();
     }
     return;
   }
-  if (!want_hold_) {
+  if (!want_hold()) {
     DeleteOwn();
     return;
   }
-  if (held_) return;
+  if (held()) return;
   if (czxid_ == 0) {
     // Found again by its prefix but not yet confirmed as ours (owner and
     // czxid unread): never grant on it. The answer evaluates again.
@@ -786,7 +789,7 @@ void Contender::Adopt(const std::string &name) {
 }
 
 void Contender::OnWatch(WatchType type, const std::string &path) {
-  if (held_ && !node_.empty() && path == OwnPath()) {
+  if (held() && !node_.empty() && path == OwnPath()) {
     // The own node's watch (revocable holds): a revocation marker, or the
     // node is gone.
     if (type == WatchType::kDeleted) {
@@ -796,7 +799,7 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
     }
     return;
   }
-  if (!want_hold_ || held_ || path != watched_) return;
+  if (!want_hold() || held() || path != watched_) return;
   watched_.clear();
   if (fixed()) {
     if (type == WatchType::kDeleted) {
@@ -811,9 +814,11 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
   }
 }
 
-void Contender::SetHeld(bool held) {
-  if (held == held_) return;
-  held_ = held;
+void Contender::EnterPhase(Phase next) {
+  bool was_held = phase_ == Phase::kHeld;
+  bool held = next == Phase::kHeld;
+  phase_ = next;
+  if (held == was_held) return;
   if (held) {
     stats_.HoldStarted(MonoNow());
   } else {
@@ -826,8 +831,7 @@ void Contender::SetHeld(bool held) {
 
 void Contender::Granted() {
   stats_.Granted(MonoNow());
-  rejoining_ = false;
-  SetHeld(true);
+  EnterPhase(Phase::kHeld);
   SetSuspended(false);
   holds_ = 1;
   watched_.clear();
@@ -869,10 +873,9 @@ void Contender::Finish(int rc) {
 
 void Contender::Fail(int error) {
   // The acquire request ends with `error`; its node (known or possible) goes.
-  bool was_pending = want_hold_ && !held_;
+  bool was_pending = pending();
   if (was_pending) stats_.AcquireFailed(error);
-  want_hold_ = false;
-  rejoining_ = false;
+  EnterPhase(Phase::kIdle);
   holds_ = 0;
   watched_.clear();
   acquire_deadline_ = absl::InfiniteFuture();
@@ -892,19 +895,18 @@ void Contender::Fail(int error) {
 
 void Contender::Lost(int error, uint64_t token) {
   stats_.Lost(error);
-  SetHeld(false);
+  // A lock is let go; an election candidate stays in the race.
+  EnterPhase(role_ == Role::kLock ? Phase::kIdle : Phase::kRejoining);
   SetSuspended(false);
   holds_ = 0;
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   if (role_ == Role::kLock) {
-    want_hold_ = false;
     lost_unreleased_ = true;
     lost_owner_ = owner_;
     owner_ = 0;
   } else {
-    // An election candidate stays in the race: it rejoins by itself, on
-    // no call of the user's (its events carry no request id).
-    rejoining_ = true;
+    // It rejoins by itself, on no call of the user's (its events carry no
+    // request id).
     acquire_request_ = 0;
     announced_waiting_ = false;
     mode_ = Mode::kAsync;
@@ -921,10 +923,9 @@ void Contender::EndHold(int error) {
   uint64_t token = czxid_;
   uint64_t owner = owner_;
   stats_.Lost(error);
-  SetHeld(false);
+  EnterPhase(Phase::kIdle);  // an election leaves too: it was told to let go
   SetSuspended(false);
   holds_ = 0;
-  want_hold_ = false;  // an election leaves too: it was told to let go
   DeleteOwn();
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   lost_unreleased_ = true;
@@ -937,11 +938,11 @@ void Contender::EndHold(int error) {
 void Contender::NodeGone() {
   // Our node disappeared while the session lives (lock node deleted by an
   // administrator, or a container cleanup race).
-  bool was_held = held_;
+  bool was_held = held();
   uint64_t token = czxid_;
   ForgetNode();
   if (was_held) Lost(ZKL_ELOST, token);
-  if (want_hold_) {
+  if (want_hold()) {
     create_attempts_ = 0;
     SendCreate();
   } else {
@@ -1006,7 +1007,7 @@ void Contender::FlushDeferred() {
 
 void Contender::ArmTimer() {
   absl::Time when = std::min(flush_deadline_, hold_deadline_);
-  if (want_hold_ && !held_) when = std::min(when, acquire_deadline_);
+  if (pending()) when = std::min(when, acquire_deadline_);
   client_->SetTimer(this, when);
 }
 
@@ -1024,7 +1025,7 @@ void Contender::ForgetNode() {
 }
 
 void Contender::MaybeRetire() {
-  if (destroyed_ && !want_hold_ && node_.empty() && !create_in_flight_ && !create_unknown_ &&
+  if (destroyed_ && !want_hold() && node_.empty() && !create_in_flight_ && !create_unknown_ &&
       doomed_.empty()) {
     client_->RemoveListener(public_id());  // may free *this: nothing after it
   }
@@ -1059,7 +1060,7 @@ void Contender::Notify(int type, int error, uint64_t token, uint64_t request) {
 
 void Contender::OnConnected(bool same_session) {
   if (same_session) {
-    if (held_ && suspended_) {
+    if (held() && suspended_) {
       SetSuspended(false);
       Notify(ZKL_EVENT_RESTORED, 0, czxid_);
     }
@@ -1069,21 +1070,21 @@ void Contender::OnConnected(bool same_session) {
   // A brand-new session: nothing of ours exists on the server. A create
   // queued while connecting is on its way already; otherwise send one.
   resync_needed_ = false;
-  if (want_hold_ && !held_ && !create_in_flight_ && node_.empty()) {
+  if (pending() && !create_in_flight_ && node_.empty()) {
     create_attempts_ = 0;
     SendCreate();
   }
 }
 
 void Contender::OnSuspended() {
-  if (held_ && !suspended_) {
+  if (held() && !suspended_) {
     SetSuspended(true);
     Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
   }
 }
 
 void Contender::OnSessionLost(int error) {
-  bool was_held = held_;
+  bool was_held = held();
   uint64_t token = czxid_;
   ForgetNode();
   create_in_flight_ = false;
@@ -1094,7 +1095,7 @@ void Contender::OnSessionLost(int error) {
   }
   doomed_.clear();
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
-  if (want_hold_ && !held_ && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
+  if (pending() && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
   client_->Changed();
   MaybeRetire();
 }
@@ -1102,8 +1103,8 @@ void Contender::OnSessionLost(int error) {
 void Contender::OnTimer() {
   absl::Time now = MonoNow();
   if (flush_deadline_ <= now) FlushDeferred();
-  if (held_ && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
-  if (want_hold_ && !held_ && acquire_deadline_ <= now) {
+  if (held() && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
+  if (pending() && acquire_deadline_ <= now) {
     Fail(ZKL_ETIMEDOUT);
   } else {
     ArmTimer();
@@ -1113,11 +1114,10 @@ void Contender::OnTimer() {
 void Contender::OnClientClosed() {
   // The session's close deletes every node; end what is pending, and tell a
   // holder that its hold ends (a close is a loss to it, never a release).
-  if (want_hold_ && !held_) Fail(ZKL_ECLOSED);
-  if (held_) Lost(ZKL_ECLOSED, czxid_);
-  SetHeld(false);
+  if (pending()) Fail(ZKL_ECLOSED);
+  if (held()) Lost(ZKL_ECLOSED, czxid_);
+  EnterPhase(Phase::kIdle);
   holds_ = 0;
-  want_hold_ = false;
   ForgetNode();
   create_in_flight_ = false;
   // Released nodes go with the closed session too: each async release gets
@@ -1137,7 +1137,7 @@ void Contender::WriteStats(JsonWriter &j) {
   j.Field("type", role_ == Role::kElection ? "election" : "lock");
   j.Field("path", path_);
   j.Field("kind", kind_name_);
-  j.Field("held", held_);
+  j.Field("held", held());
   stats_.Write(j, suspended_, MonoNow());
   j.EndObject();
 }

@@ -84,8 +84,8 @@ class Contender : public Listener {
   // group is held for them. Says so to the thread-safety analysis, which
   // cannot see the alias, and checks it.
   void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_->mu()) { client_->mu().AssertHeld(); }
-  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return !want_hold_ && !held_ && holds_ == 0; }
-  bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return held_; }
+  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle && holds_ == 0; }
+  bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kHeld; }
   uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return czxid_; }
   // The check that proves `owner`'s hold, for a guarded write.
   int GuardLocked(uint64_t owner, WriteGuard *guard) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -131,7 +131,25 @@ class Contender : public Listener {
     kDeleteCheck,      // a fixed node's retried delete: is it still ours?
   };
 
-  bool want_hold() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return want_hold_; }
+  // Where the contender is (docs/ARCHITECTURE.md has the diagram):
+  //   kIdle       no hold wanted; nodes of earlier holds may still be
+  //               on their way out (doomed_)
+  //   kAcquiring  an acquire or campaign of the user's: creating the node,
+  //               finding it again after a lost reply, or queued behind
+  //               the holders the rule names
+  //   kHeld       granted (suspended_ says whether provably so right now)
+  //   kRejoining  an election candidate back in line by itself after a
+  //               loss, no call pending: the next campaign takes it over
+  enum class Phase { kIdle, kAcquiring, kHeld, kRejoining };
+  // Moves to `next`; entering or leaving kHeld updates what a hold carries
+  // (the client's count of holds, the max-hold deadline, statistics).
+  void EnterPhase(Phase next) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // A hold is wanted: acquiring, held or rejoining.
+  bool want_hold() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ != Phase::kIdle; }
+  // Wanted, not held yet.
+  bool pending() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) {
+    return phase_ == Phase::kAcquiring || phase_ == Phase::kRejoining;
+  }
   bool fixed() const { return !rule_->fixed_node().empty(); }
   std::string OwnPath() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   std::string FixedPath() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -144,7 +162,6 @@ class Contender : public Listener {
   void ResyncWhenConnected() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Adopt(const std::string &name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  void SetHeld(bool held) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Lost(int error, uint64_t token) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -160,6 +177,15 @@ class Contender : public Listener {
   void SendDeletes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void FlushDeferred() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ArmTimer() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // One handler per reply kind (OnReply dispatches by the request's tag).
+  void OnReleaseAndCreate(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnChildren(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnWatchedNode(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnOwnData(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnRevokeWatch(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnParentCreated(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnLeaseCount(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnFixedData(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void DeleteDone(const std::string &name, ZkRc rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   bool Deleting(const std::string &name) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -186,8 +212,8 @@ class Contender : public Listener {
   void *const user_data_;
   ContenderGroup *group_ = nullptr;
 
+  Phase phase_ ABSL_GUARDED_BY(client_->mu()) = Phase::kIdle;
   // What the user asked for.
-  bool want_hold_ ABSL_GUARDED_BY(client_->mu()) = false;
   bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
   uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint32_t holds_ ABSL_GUARDED_BY(client_->mu()) = 0;
@@ -200,14 +226,10 @@ class Contender : public Listener {
   bool lost_unreleased_ ABSL_GUARDED_BY(client_->mu()) = false;  // LOST delivered, the owner has not released
   uint64_t lost_owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
   bool announced_waiting_ ABSL_GUARDED_BY(client_->mu()) = false;
-  // An election candidate back in line by itself after a loss, with no
-  // campaign of the user's pending: the next campaign takes over its place.
-  bool rejoining_ ABSL_GUARDED_BY(client_->mu()) = false;
   bool waited_ ABSL_GUARDED_BY(client_->mu()) = false;  // this acquire was not granted at its first look
   bool first_in_line_ ABSL_GUARDED_BY(client_->mu()) = false;  // semaphore: the last look made us first waiter
 
   // What is true on the server, as far as we know.
-  bool held_ ABSL_GUARDED_BY(client_->mu()) = false;
   bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
   std::string uuid_ ABSL_GUARDED_BY(client_->mu());
   std::string node_ ABSL_GUARDED_BY(client_->mu());  // own node name; empty while unknown
