@@ -150,6 +150,15 @@ class Scripted : public ::testing::Test {
     }
     EXPECT_TRUE(events_.empty()) << "unexpected event of type " << events_.front().type;
   }
+  // The next event is ACQUIRED with fencing token `token` (returned for
+  // further checks).
+  Event ExpectAcquired(uint64_t token) {
+    Event e = NextEvent();
+    EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+    EXPECT_EQ(e.token, token);
+    return e;
+  }
+
   void ExpectEvent(int type, int error = 0) {
     Event e = NextEvent();
     EXPECT_EQ(e.type, type) << "error " << e.error;
@@ -246,9 +255,7 @@ TEST_F(Scripted, FairLockPipelinesCreateAndChildrenThenGrants) {
   std::string own = Sequential(*create, 1);
   script_->Reply(create, Created(own, 42, static_cast<int64_t>(sid())));
   script_->Reply(children, Children({NameOf(own)}));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 42u);
+  Event e = ExpectAcquired(42u);
   EXPECT_EQ(e.owner, 1u);
   EXPECT_EQ(zkl_lock_is_held(l), 1);
   uint64_t token = 0;
@@ -281,9 +288,7 @@ TEST_F(Scripted, FairLockQueuedBehindPredecessorGrantedWhenItIsDeleted) {
   ExpectNoEvent();
   // Now only the head is in the way: its deletion grants without a read.
   script_->FireWatch(head, WatchType::kDeleted);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 100u);
+  ExpectAcquired(100u);
   EXPECT_EQ(zkl_lock_is_held(l), 1);
   EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));
 }
@@ -461,9 +466,7 @@ TEST_F(Scripted, ConnectionLossDuringCreateFindsTheNodeByItsUuid) {
   EXPECT_FALSE(owner->watch());
   script_->Reply(owner, Data("", 300, static_cast<int64_t>(sid())));
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 12), own}));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 300u);
+  ExpectAcquired(300u);
   EXPECT_FALSE(script_->HasPending(Kind::kCreate));  // no second node
 }
 
@@ -593,9 +596,7 @@ TEST_F(Scripted, SessionExpiryWhileQueuedJoinsAgainInTheNewSession) {
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   EXPECT_EQ(create->session, 2);
   AnswerJoin(create, 7, 170);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 170u);
+  ExpectAcquired(170u);
 }
 
 
@@ -723,9 +724,7 @@ TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
   as_create.path = multi->ops[1].path;
   script_->Reply(children, Children({NameOf(Sequential(as_create, 6))}));
   ExpectEvent(ZKL_EVENT_RELEASED);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 101u);
+  ExpectAcquired(101u);
 }
 
 TEST_F(Scripted, CoalescedMultiWhoseReleasedNodeIsGoneCreatesAlone) {
@@ -765,9 +764,7 @@ TEST_F(Scripted, CoalescedMultiCutByAConnectionLossRetriesBoth) {
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
   script_->Reply(script_->Next(Kind::kGetData, "/f/" + fresh), Data("", 109, static_cast<int64_t>(sid())));
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({fresh}));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 109u);
+  ExpectAcquired(109u);
 }
 
 // ---------------------------------------------------------------------------
@@ -790,9 +787,7 @@ TEST_F(Scripted, NonfairLockTakenWaitsForTheNodeToGoThenRaces) {
   script_->FireWatch(holder, WatchType::kDeleted);
   RequestPtr race = script_->Next(Kind::kCreate, "/n/lock");
   script_->Reply(race, Created("/n/lock", 71, static_cast<int64_t>(sid())));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 71u);
+  ExpectAcquired(71u);
 }
 
 TEST_F(Scripted, NonfairTryAcquireOnATakenNodeSaysAgain) {
@@ -825,9 +820,7 @@ TEST_F(Scripted, NonfairCutCreateRecognisesItsNodeByTheDataPrefix) {
   // The create landed: the node's data carries our prefix and our session.
   RequestPtr look = script_->Next(Kind::kGetData, "/n/lock");
   script_->Reply(look, Data(create->data, 73, static_cast<int64_t>(sid())));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 73u);
+  ExpectAcquired(73u);
 }
 
 TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
@@ -927,9 +920,7 @@ TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
   // A waiter behind watches this node: touching it hands over first place.
   RequestPtr handoff = script_->Next(Kind::kSetData, "/s/" + own);
   EXPECT_EQ(handoff->version, -1);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
-  EXPECT_EQ(e.token, 600u);
+  ExpectAcquired(600u);
 }
 
 TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
