@@ -191,14 +191,15 @@ void Client::Close() {
       retiring_.clear();
     }
     stop_ = true;
-    changed_.SignalAll();
+    Changed();
   }
   loop_.Wake();
   if (io_thread_.joinable() && io_thread_.get_id() != std::this_thread::get_id()) {
     io_thread_.join();
   }
   MutexLock lock(&mu_);
-  while (driving_) changed_.Wait(&mu_);  // a host thread inside the loop
+  // A host thread inside the loop, or a caller waiting for the socket.
+  while (driving_ || caller_driving_) changed_.Wait(&mu_);
   EndSession();  // closes the session on the server (bounded wait)
   WipeSecrets();  // no session follows
 }
@@ -259,6 +260,7 @@ void Client::PrepareIo(IoPlan *plan) {
 
 void Client::OnIo(bool readable, bool writable, bool woken) {
   loop_waiting_ = false;
+  SendBatch batch(this);  // what the answers call for goes out in one write
   if (session_ && (readable || writable)) {
     session_->Process(readable, writable);
     NoteConnectError();
@@ -278,12 +280,20 @@ void Client::KickLoop() {
   // that no longer fits needs a wakeup (each one costs a context switch).
   // Never nested: asking the session for its interest may run callbacks.
   if (!loop_waiting_ || kicking_) return;
+  if (send_batch_depth_ > 0) {
+    // Requests wait for the end of the batch: planned then, not now (the
+    // queue would ask for a write the batch makes anyway).
+    kick_after_batch_ = true;
+    return;
+  }
   kicking_ = true;
   bool wake = NextDeadline() < planned_.deadline;
-  if (!wake && session_) {
-    ZkSession::Interest in;
-    if (session_->GetInterest(&in) != ZkRc::kInvalidState) {
-      wake = in.fd != planned_.fd || (in.write && !planned_.write) ||
+  ZkSession::Interest in;
+  bool usable = false;
+  if ((!wake || !host_driven_) && session_) {
+    usable = session_->GetInterest(&in) != ZkRc::kInvalidState;
+    if (usable) {
+      wake = wake || in.fd != planned_.fd || (in.write && !planned_.write) ||
              MonoNow() + absl::Milliseconds(in.timeout_ms) < planned_.deadline;
     }
     // The callbacks the interest call ran may have set timers (their own
@@ -291,10 +301,26 @@ void Client::KickLoop() {
     wake = wake || NextDeadline() < planned_.deadline;
   }
   kicking_ = false;
-  if (wake && loop_waiting_) {
-    loop_waiting_ = false;
-    loop_.Wake();
+  if (!wake || !loop_waiting_) return;
+  if (!host_driven_ && usable && connected()) {
+    // Thread mode: the new plan goes in force under the sleeping I/O
+    // thread (its set and timer change in place): no wakeup, no switch.
+    IoPlan plan;
+    plan.fd = in.fd;
+    plan.read = in.read;
+    plan.write = in.write;
+    plan.deadline = std::min(NextDeadline(), MonoNow() + absl::Milliseconds(in.timeout_ms));
+    if (stop_) plan.deadline = absl::InfinitePast();
+    // A caller waiting for the socket waits for what it planned: a write
+    // to make or another socket needs it back (timers are the I/O thread's).
+    bool caller_misses = plan.fd != planned_.fd || (plan.write && !planned_.write);
+    planned_ = plan;
+    loop_.Apply(plan);
+    if (caller_misses && caller_driving_ && std::this_thread::get_id() != driver_thread_) loop_.WakeCaller();
+    return;
   }
+  loop_waiting_ = false;
+  loop_.Wake();
 }
 
 absl::Time Client::NextDeadline() const {
@@ -379,27 +405,70 @@ void Client::RunDueWork() {
     auto it = listeners_.find(id);
     if (it == listeners_.end()) continue;
     if (auto l = it->second.lock()) l->OnTimer();
-    changed_.SignalAll();
+    Changed();
   }
 }
 
-bool Client::Await(absl::Time deadline) {
-  if (!host_driven_ || driving_ || handover_ || stop_) return WaitUntil(changed_, &mu_, deadline);
-  // Host mode: nobody else runs the I/O, so the waiting thread does.
-  driving_ = true;
+bool Client::Await(absl::Time deadline, bool may_drive) {
   int64_t ms = -1;
   if (deadline != absl::InfiniteFuture()) {
     ms = std::max<int64_t>(0, absl::ToInt64Milliseconds(absl::Ceil(deadline - MonoNow(), absl::Milliseconds(1))));
   }
+  if (!host_driven_) {
+    // Thread mode: see BlockingWait. Others wait for a signal, and the
+    // socket is the I/O thread's while nobody waits for it.
+    if (caller_driving_ || !may_drive || stop_ || !session_ || !connected()) {
+      if (!caller_driving_) loop_.Reattach(this);
+      return WaitUntil(changed_, &mu_, deadline);
+    }
+    caller_driving_ = true;
+    driver_thread_ = std::this_thread::get_id();
+    mu_.Unlock();
+    loop_.DriveOnce(&mu_, this, ms);
+    mu_.Lock();
+    caller_driving_ = false;
+    changed_.SignalAll();  // another waiter may drive now
+    return MonoNow() >= deadline;
+  }
+  if (driving_ || handover_ || stop_) return WaitUntil(changed_, &mu_, deadline);
+  // Host mode: nobody else runs the I/O, so the waiting thread does.
+  driving_ = true;
   mu_.Unlock();
   loop_.RunOnce(&mu_, this, ms);
   mu_.Lock();
   driving_ = false;
-  changed_.SignalAll();  // another waiter, or a dispatch, may take over
+  Changed();  // another waiter, or a dispatch, may take over
   return MonoNow() >= deadline;
 }
 
-void Client::Changed() { changed_.SignalAll(); }
+void Client::BeginSendBatch() {
+  if (send_batch_depth_++ > 0 || !session_) return;
+  send_batch_session_ = session_.get();
+  send_batch_session_->HoldSends(true);
+}
+
+void Client::EndSendBatch() {
+  if (--send_batch_depth_ > 0) return;
+  // A session replaced meanwhile is gone with its queue; the new one was
+  // never held.
+  if (send_batch_session_ != nullptr && session_.get() == send_batch_session_) session_->HoldSends(false);
+  send_batch_session_ = nullptr;
+  if (kick_after_batch_) {
+    kick_after_batch_ = false;
+    KickLoop();
+  }
+}
+
+void Client::EndBlockingWait() {
+  if (!caller_driving_) loop_.Reattach(this);
+}
+
+void Client::Changed() {
+  changed_.SignalAll();
+  // A blocking call waiting for the socket itself (DriveOnce) hears of
+  // nothing but the socket: wake it, unless it is the one doing the work.
+  if (caller_driving_ && std::this_thread::get_id() != driver_thread_) loop_.WakeCaller();
+}
 
 void Client::DriveNow() {
   if (!host_driven_) return;
@@ -419,7 +488,7 @@ void Client::DriveNow() {
   MutexLock lock(&mu_);
   driving_ = false;
   handover_ = false;
-  changed_.SignalAll();
+  Changed();
 }
 
 int Client::Fd() const { return host_driven_ ? loop_.fd() : queue_.fd(); }
@@ -445,7 +514,7 @@ void Client::Wakeup() {
   }
   MutexLock lock(&mu_);
   wakeup_ = true;
-  changed_.SignalAll();
+  Changed();
   loop_.Wake();
 }
 
@@ -475,7 +544,7 @@ void Client::SetState(int state, int error) {
   ev->cb = session_cb_;
   ev->user_data = session_user_data_;
   Emit(std::move(ev));
-  changed_.SignalAll();
+  Changed();
 }
 
 void Client::Emit(std::unique_ptr<zkl_event> ev) {
@@ -678,7 +747,7 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   l->OnReply(r);
   // Whatever the reply changed, a blocking call may be waiting for it: wake
   // every waiter to look again rather than trust each handler to say so.
-  changed_.SignalAll();
+  Changed();
 }
 
 void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) {
@@ -691,7 +760,7 @@ void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) 
   auto it = listeners_.find(watcher);
   if (it == listeners_.end()) return;
   if (auto l = it->second.lock()) l->OnWatch(type, std::string(path));
-  changed_.SignalAll();
+  Changed();
 }
 
 void Client::OnZkLog(int level, std::string_view message) { Log(level, "zookeeper", message); }
@@ -710,7 +779,7 @@ void Client::OnZkConnectFailure(ConnectFailure failure) {
       SetState(ZKL_SESSION_AUTH_FAILED, definite);
     }
   }
-  changed_.SignalAll();  // a waiter may have heard enough (WaitConnected)
+  Changed();  // a waiter may have heard enough (WaitConnected)
 }
 
 void Client::LogDelivered() {
@@ -940,7 +1009,7 @@ int Client::ApplyServers(const std::string &servers, const std::string &cause) {
   ++server_list_changes_;
   Log(ZKL_LOG_INFO, "zkl", "server list " + servers_ + " (was " + was + "), from " + cause);
   KickLoop();  // the connection may have moved: the loop plans anew
-  changed_.SignalAll();
+  Changed();
   return ZKL_OK;
 }
 

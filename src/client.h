@@ -160,9 +160,41 @@ class Client : public Handle, private ZkSink, private IoDriver {
   }
   // Waits until something changed (a result arrived) or `deadline` passes;
   // true when it has passed. In host mode the waiting thread drives the I/O.
-  bool Await(absl::Time deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool Await(absl::Time deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return Await(deadline, false); }
+  // The waits of one blocking call for its answers (Await as often as
+  // needed). In thread mode, while connected, the first such call waits for
+  // the socket itself and handles what comes while the I/O thread sleeps on
+  // (it keeps the timers): an answer costs one context switch, not the I/O
+  // thread's wakeup and then this thread's. The socket stays with the call
+  // from one Await to the next and goes back to the I/O thread at the end of
+  // the scope. Live only with mu_ held, on the stack of one call.
+  class BlockingWait {
+   public:
+    explicit BlockingWait(Client *c) : c_(c) {}
+    ~BlockingWait() ABSL_NO_THREAD_SAFETY_ANALYSIS { c_->EndBlockingWait(); }
+    BlockingWait(const BlockingWait &) = delete;
+    BlockingWait &operator=(const BlockingWait &) = delete;
+    // With the client's mutex held (clang cannot name it through c_: the
+    // callers' own annotations check that they hold it).
+    bool Await(absl::Time deadline) ABSL_NO_THREAD_SAFETY_ANALYSIS { return c_->Await(deadline, true); }
+
+   private:
+    Client *const c_;
+  };
   // Wakes every Await (a result arrived).
   void Changed() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The requests made in this scope go out together at its end (one write
+  // instead of one each). Live only with mu_ held; scopes nest.
+  class SendBatch {
+   public:
+    explicit SendBatch(Client *c) ABSL_NO_THREAD_SAFETY_ANALYSIS : c_(c) { c_->BeginSendBatch(); }
+    ~SendBatch() ABSL_NO_THREAD_SAFETY_ANALYSIS { c_->EndSendBatch(); }
+    SendBatch(const SendBatch &) = delete;
+    SendBatch &operator=(const SendBatch &) = delete;
+
+   private:
+    Client *const c_;
+  };
   // Keeps a destroyed listener alive until it has cleaned up its nodes.
   void Retire(std::shared_ptr<Listener> l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void AddListener(const std::shared_ptr<Listener> &l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -254,6 +286,12 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void SetState(int state, int error = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Wakes the loop if it sleeps on a plan that no longer fits.
   void KickLoop() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool Await(absl::Time deadline, bool may_drive) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void BeginSendBatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EndSendBatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The end of a BlockingWait: the socket goes back to the I/O thread
+  // unless another call waits for it.
+  void EndBlockingWait() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::shared_ptr<Listener>> LiveListeners() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void IoThreadMain();
 
@@ -301,8 +339,17 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // The loop: someone is inside RunOnce (host mode: only one may be), and
   // the plan it sleeps on (thread mode: KickLoop compares against it).
   bool driving_ ABSL_GUARDED_BY(mu_) = false;
+  // Thread mode: a blocking call waits for the socket itself (Await), on
+  // this thread.
+  bool caller_driving_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread::id driver_thread_ ABSL_GUARDED_BY(mu_);
   bool loop_waiting_ ABSL_GUARDED_BY(mu_) = false;
   bool kicking_ ABSL_GUARDED_BY(mu_) = false;
+  // SendBatch: its depth, the session holding its sends, and a kick the
+  // batch put off (the loop plans once, after the write).
+  int send_batch_depth_ ABSL_GUARDED_BY(mu_) = 0;
+  ZkSession *send_batch_session_ ABSL_GUARDED_BY(mu_) = nullptr;
+  bool kick_after_batch_ ABSL_GUARDED_BY(mu_) = false;
   IoPlan planned_ ABSL_GUARDED_BY(mu_);
   bool wakeup_ ABSL_GUARDED_BY(mu_) = false;  // zkl_client_wakeup in host mode
   bool handover_ ABSL_GUARDED_BY(mu_) = false;  // a dispatch waits to drive

@@ -63,8 +63,9 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   if (seq == 0) return rc;
   // A try is a round trip or two: bounded even should an answer be lost.
   absl::Time bound = mode == Mode::kTry ? MonoNow() + client_->AnswerBound() : absl::InfiniteFuture();
+  Client::BlockingWait wait(client_.get());
   while (done_seq_ < seq) {
-    if (client_->Await(bound) && done_seq_ < seq) {
+    if (wait.Await(bound) && done_seq_ < seq) {
       client_->Log(ZKL_LOG_WARN, "zkl", "a try-acquire of " + path_ + " got no answer within a session timeout: "
                                         "it fails with ZKL_ECONNECTION");
       Fail(ZKL_ECONNECTION);
@@ -191,8 +192,9 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     // and the delete goes on in the background (or the node with its
     // session).
     absl::Time bound = MonoNow() + client_->AnswerBound();
+    Client::BlockingWait blocking(client_.get());
     while (Deleting(name) && !client_->closed()) {
-      if (client_->Await(bound) && Deleting(name)) {
+      if (blocking.Await(bound) && Deleting(name)) {
         client_->Log(ZKL_LOG_WARN, "zkl", "the release of " + path_ + " got no answer within a session timeout: "
                                           "its node is deleted in the background");
         return ZKL_ETIMEDOUT;
@@ -353,6 +355,7 @@ void Contender::Begin() {
 }
 
 void Contender::SendCreate() {
+  Client::SendBatch batch(client_.get());  // the requests below: one write
   if (uuid_.empty()) uuid_ = NewUuid();
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.

@@ -188,7 +188,10 @@ int RunGuardedWrite(Client &client, WriteGuard guard, zkl_ops *ops, bool async) 
     return rc;
   }
   if (async) return static_cast<int>(id);
-  while (!w->done()) client.Await(absl::InfiniteFuture());
+  {
+    Client::BlockingWait wait(&client);
+    while (!w->done()) wait.Await(absl::InfiniteFuture());
+  }
   w->Forget();
   ops->failed = w->ops().failed;
   ops->results = w->ops().results;

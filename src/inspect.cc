@@ -148,8 +148,9 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
     }
   }
   inspector->Start();
+  Client::BlockingWait wait(&client);
   while (!inspector->done()) {
-    if (client.Await(deadline) && !inspector->done()) {
+    if (wait.Await(deadline) && !inspector->done()) {
       return ZKL_ETIMEDOUT;
     }
   }

@@ -1,5 +1,6 @@
 #include "io_loop.h"
 
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
@@ -39,13 +40,15 @@ void Add(int epfd, int fd, uint64_t tag, uint32_t events) {
 IoLoop::IoLoop()
     : epfd_(Check(epoll_create1(EPOLL_CLOEXEC), "epoll_create1")),
       timerfd_(Check(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC), "timerfd_create")),
-      wakefd_(Check(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "eventfd")) {
+      wakefd_(Check(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "eventfd")),
+      caller_wakefd_(Check(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "eventfd")) {
   Add(epfd_, timerfd_, kTimerTag, EPOLLIN);
   Add(epfd_, wakefd_, kWakeTag, EPOLLIN);
 }
 
 IoLoop::~IoLoop() {
   if (outer_ >= 0) close(outer_);
+  close(caller_wakefd_);
   close(wakefd_);
   close(timerfd_);
   close(epfd_);
@@ -57,10 +60,19 @@ void IoLoop::WatchExtra(int extra_fd) {
   Add(outer_, extra_fd, 1, EPOLLIN);
 }
 
-void IoLoop::Wake() {
+static void Signal(int fd) {
   uint64_t one = 1;
   ssize_t n;
-  do n = write(wakefd_, &one, sizeof one); while (n < 0 && errno == EINTR);
+  do n = write(fd, &one, sizeof one); while (n < 0 && errno == EINTR);
+}
+
+void IoLoop::Wake() { Signal(wakefd_); }
+
+void IoLoop::WakeCaller() { Signal(caller_wakefd_); }
+
+void IoLoop::Apply(const IoPlan &plan) {
+  Register(plan.fd, plan.read, plan.write);
+  ArmTimer(plan.deadline);
 }
 
 void IoLoop::Register(int fd, bool read, bool write) {
@@ -70,7 +82,7 @@ void IoLoop::Register(int fd, bool read, bool write) {
   // itself), and the number may already belong to another socket of the
   // process. One still open is removed when it reports (RunOnce).
   registered_fd_ = fd;
-  if (fd < 0) return;
+  if (fd < 0 || detached_) return;  // a detached socket comes back in DriveOnce
   // Every round, even when the number and the interest look unchanged: a
   // reconnect may have closed the socket (so it left the set) and got a new
   // one with the same number, which nothing else would put in the set.
@@ -101,45 +113,106 @@ void IoLoop::ArmTimer(absl::Time deadline) {
 }
 
 bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
-  IoPlan plan;
   {
     // Registered under the lock: another thread's call into the session
     // may close its socket, and the number may then belong to anyone.
     MutexLock lock(mu);
+    IoPlan plan;
     driver->PrepareIo(&plan);
-    Register(plan.fd, plan.read, plan.write);
-    ArmTimer(plan.deadline);
+    Apply(plan);
   }
 
   epoll_event events[8];
   int n = epoll_wait(epfd_, events, 8, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
   if (n < 0 && errno != EINTR) return false;
-  bool readable = false, writable = false, woken = false;
-  int stale[8];
-  int n_stale = 0;
+  bool woken = false;
   for (int i = 0; i < n; ++i) {
     uint64_t tag = events[i].data.u64;
     if (tag == kTimerTag) {
       Drain(timerfd_);
-      armed_ = absl::InfiniteFuture();  // one-shot: it fired
       woken = true;
     } else if (tag == kWakeTag) {
       Drain(wakefd_);
       woken = true;
-    } else if (static_cast<int>(tag) == registered_fd_) {
-      uint32_t e = events[i].events;
-      readable = (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
-      writable = (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0;
-    } else {
-      stale[n_stale++] = static_cast<int>(tag);
     }
   }
   MutexLock lock(mu);
-  // Sockets the session no longer uses but that were still open when they
-  // reported (so their numbers were not reused then): stop watching them.
-  for (int i = 0; i < n_stale; ++i) epoll_ctl(epfd_, EPOLL_CTL_DEL, stale[i], nullptr);
+  // The socket's events are read under the lock: a caller's DriveOnce may
+  // have taken the socket over, or the session changed it, meanwhile.
+  bool readable = false, writable = false;
+  for (int i = 0; i < n; ++i) {
+    uint64_t tag = events[i].data.u64;
+    if (tag == kTimerTag) {
+      armed_ = absl::InfiniteFuture();  // one-shot: it fired
+    } else if (tag == kWakeTag) {
+    } else if (static_cast<int>(tag) == registered_fd_ && !detached_) {
+      uint32_t e = events[i].events;
+      readable = (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
+      writable = (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0;
+    } else if (static_cast<int>(tag) != registered_fd_) {
+      // A socket the session no longer uses but that was still open when it
+      // reported (so its number was not reused then): stop watching it.
+      epoll_ctl(epfd_, EPOLL_CTL_DEL, static_cast<int>(tag), nullptr);
+    }
+  }
   driver->OnIo(readable, writable, woken);
   return true;
+}
+
+void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
+  pollfd fds[2] = {{caller_wakefd_, POLLIN, 0}, {-1, 0, 0}};
+  {
+    MutexLock lock(mu);
+    IoPlan plan;
+    driver->PrepareIo(&plan);
+    if (plan.fd >= 0) {
+      // Out of the I/O thread's set: the answer wakes this thread alone.
+      if (!detached_ || plan.fd != registered_fd_) epoll_ctl(epfd_, EPOLL_CTL_DEL, plan.fd, nullptr);
+      detached_ = true;
+      fds[1] = {plan.fd, static_cast<short>((plan.read ? POLLIN : 0) | (plan.write ? POLLOUT : 0)), 0};
+    }
+    Apply(plan);  // the timer, for the I/O thread
+  }
+  int n;
+  do n = poll(fds, 2, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  while (n < 0 && errno == EINTR);
+  bool woken = n > 0 && (fds[0].revents & POLLIN) != 0;
+  if (woken) Drain(caller_wakefd_);
+  MutexLock lock(mu);
+  bool readable = false, writable = false;
+  // The session may have changed sockets meanwhile: then the old one's
+  // readiness means nothing.
+  if (n > 0 && detached_ && fds[1].fd >= 0 && fds[1].fd == registered_fd_) {
+    readable = (fds[1].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
+    writable = (fds[1].revents & (POLLOUT | POLLHUP | POLLERR | POLLNVAL)) != 0;
+  }
+  driver->OnIo(readable, writable, woken);
+  // Without a socket taken, what this round did is planned for the I/O
+  // thread now; a taken one is planned by the next DriveOnce or Reattach.
+  if (!detached_) {
+    IoPlan plan;
+    driver->PrepareIo(&plan);
+    Apply(plan);
+  }
+}
+
+void IoLoop::Reattach(IoDriver *driver) {
+  if (!detached_) return;
+  IoPlan plan;
+  driver->PrepareIo(&plan);
+  detached_ = false;
+  registered_fd_ = plan.fd;
+  if (plan.fd >= 0) {
+    // Out of the set since DriveOnce took it: ADD (one call, not Register's
+    // MOD that would fail first).
+    epoll_event ev{};
+    ev.events = (plan.read ? uint32_t{EPOLLIN} : 0u) | (plan.write ? uint32_t{EPOLLOUT} : 0u);
+    ev.data.u64 = static_cast<uint64_t>(plan.fd);
+    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, plan.fd, &ev) != 0 && errno == EEXIST) {
+      epoll_ctl(epfd_, EPOLL_CTL_MOD, plan.fd, &ev);
+    }
+  }
+  ArmTimer(plan.deadline);
 }
 
 }  // namespace zkl

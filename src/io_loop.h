@@ -56,6 +56,25 @@ class IoLoop {
   // Makes a current or the next RunOnce return promptly. Thread-safe.
   void Wake();
 
+  // With the mutex held: puts `plan` in force for the thread asleep in
+  // RunOnce, without waking it (the set and the timer change under it).
+  void Apply(const IoPlan &plan);
+
+  // Thread mode, a blocking call on its own thread: takes the socket out of
+  // the set the I/O thread sleeps on (it keeps the timer and wakeups), then,
+  // without the mutex, waits at most `timeout_ms` for the socket or
+  // WakeCaller, then, with the mutex, hands the driver what became ready.
+  // The socket stays out (the caller's next DriveOnce waits for it again)
+  // until Reattach. The caller must not hold `mu`; only one caller drives
+  // at a time (the driver's business).
+  void DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms);
+  // With the mutex held: gives the socket back to the I/O thread (a plan
+  // made anew), if a DriveOnce took it.
+  void Reattach(IoDriver *driver);
+  // Makes a current DriveOnce return promptly (the next one too, if none
+  // waits). Thread-safe.
+  void WakeCaller();
+
  private:
   void Register(int fd, bool read, bool write);
   void ArmTimer(absl::Time deadline);
@@ -64,8 +83,10 @@ class IoLoop {
   int outer_ = -1;    // epfd_ + the extra fd (WatchExtra)
   const int timerfd_;
   const int wakefd_;
-  // What is registered (only touched by the thread running RunOnce).
+  const int caller_wakefd_;  // DriveOnce's wakeup
+  // What is registered and armed (touched with the driver's mutex held).
   int registered_fd_ = -1;
+  bool detached_ = false;  // the socket is out of the set: a caller drives
   absl::Time armed_ = absl::InfiniteFuture();
 };
 

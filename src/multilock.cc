@@ -67,7 +67,8 @@ int Multilock::Acquire(uint64_t owner, int64_t timeout_ms, Contender::Mode mode)
   uint64_t request = acquire_request_;
   TakeNext();
   if (mode == Contender::Mode::kAsync) return static_cast<int>(request);
-  while (done_seq_ < seq) client_->Await(absl::InfiniteFuture());
+  Client::BlockingWait wait(client_.get());
+  while (done_seq_ < seq) wait.Await(absl::InfiniteFuture());
   return done_rc_;
 }
 
@@ -165,8 +166,9 @@ int Multilock::Release(uint64_t owner, bool wait) {
   if (wait) {
     // Bounded as a lock's release (Contender::ReleaseLocked).
     absl::Time bound = MonoNow() + client_->AnswerBound();
+    Client::BlockingWait blocking(client_.get());
     while (releasing_ > 0 && !client_->closed()) {
-      if (client_->Await(bound) && releasing_ > 0) return ZKL_ETIMEDOUT;
+      if (blocking.Await(bound) && releasing_ > 0) return ZKL_ETIMEDOUT;
     }
   }
   return static_cast<int>(request);

@@ -77,8 +77,9 @@ int Revoke(Client &client, const std::string &path, std::unique_ptr<Rule> rule, 
   if (client.closed()) return ZKL_ECLOSED;
   revoker->AssertLocked();
   revoker->Send(targets);
+  Client::BlockingWait wait(&client);
   while (!revoker->done()) {
-    if (client.Await(deadline) && !revoker->done()) return ZKL_ETIMEDOUT;
+    if (wait.Await(deadline) && !revoker->done()) return ZKL_ETIMEDOUT;
   }
   return revoker->result();
 }

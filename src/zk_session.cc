@@ -480,6 +480,7 @@ class CClientSession final : public ZkSession {
   std::string CurrentServer() const override;
   absl::Time AttemptStarted() const override;
   void LimitAttempt(int budget_ms) override;
+  void HoldSends(bool hold) override;
 
  private:
   std::unique_ptr<Impl> impl_;
@@ -811,6 +812,11 @@ bool CClientSession::Password(uint8_t out[16]) const {
 int CClientSession::ServerCount() const { return zoo_server_count(impl_->zh); }
 
 absl::Time CClientSession::AttemptStarted() const { return impl_->attempt_started; }
+
+void CClientSession::HoldSends(bool hold) {
+  Running running(impl_.get());  // the end of a hold writes (TLS: no SIGPIPE)
+  zoo_hold_sends(impl_->zh, hold ? 1 : 0);
+}
 
 void CClientSession::LimitAttempt(int budget_ms) {
   int ms = budget_ms > 0 ? std::min(impl_->attempt_ms, budget_ms) : impl_->attempt_ms;

@@ -218,6 +218,10 @@ class ZkSession {
   // Bounds one connection attempt to `budget_ms` when that is below the
   // configured bound (0: the configured bound again).
   virtual void LimitAttempt(int budget_ms) = 0;
+  // While held, requests queue unwritten; the end of the hold writes them
+  // together (one syscall and one TCP segment). Only an optimization: a
+  // session may ignore it.
+  virtual void HoldSends(bool hold) {}
 
   struct Impl;  // the C client's side (zk_session.cc)
 };

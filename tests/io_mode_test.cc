@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test_support.h"
 
@@ -67,6 +71,98 @@ TEST(IoMode, ThreadModeRunsOneThreadPerClient) {
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   EXPECT_EQ(ThreadCount() - before, 2);  // no thread per lock
   ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+}
+
+// The thread ids of this process.
+std::vector<std::string> Tasks() {
+  std::vector<std::string> out;
+  if (DIR *d = opendir("/proc/self/task")) {
+    while (dirent *e = readdir(d)) {
+      if (e->d_name[0] != '.') out.push_back(e->d_name);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+// How often thread `tid` of this process gave up the CPU by itself.
+long VoluntarySwitches(const std::string &tid) {
+  std::ifstream in("/proc/self/task/" + tid + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("voluntary_ctxt_switches:", 0) == 0) return std::stol(line.substr(24));
+  }
+  return -1;
+}
+
+// Thread mode: a blocking call waits for its answer on the socket itself,
+// so the I/O thread sleeps through blocking cycles (before, it woke for
+// every answer and handed it over: two switches per cycle or more).
+TEST(IoMode, ThreadModeBlockingCallsLeaveTheIoThreadAsleep) {
+  auto first = NewClient();  // process-wide threads exist before counting
+  std::vector<std::string> before = Tasks();
+  auto c = NewClient();
+  std::string io_thread;
+  for (const std::string &t : Tasks()) {
+    if (std::find(before.begin(), before.end(), t) == before.end()) io_thread = t;
+  }
+  ASSERT_FALSE(io_thread.empty());
+  auto l = NewLock(c.get(), UniquePath("caller-drives"));
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);  // connected, warm
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  constexpr int kCycles = 300;
+  long switches = VoluntarySwitches(io_thread);
+  ASSERT_GE(switches, 0);
+  for (int i = 0; i < kCycles; ++i) {
+    ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+    ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  }
+  // The I/O thread still wakes for its timers (heartbeats every T/16):
+  // a few times, not hundreds.
+  EXPECT_LT(VoluntarySwitches(io_thread) - switches, kCycles / 3);
+}
+
+// While one call waits for the socket itself, everything else still
+// arrives: another call's answers, a watch, a cancel from another thread.
+TEST(IoMode, ThreadModeCallerWaitingForTheSocketMissesNothing) {
+  auto c = NewClient();
+  auto holder = NewClient();
+  std::string held_path = UniquePath("caller-drives-held");
+  auto hl = NewLock(holder.get(), held_path);
+  ASSERT_EQ(zkl_lock_acquire(hl.get(), 1, 5000), 0);
+  // A waiter behind the holder (its grant comes by a watch), a waiter to
+  // cancel, and a thread cycling on a lock of its own meanwhile.
+  auto waiter = NewLock(c.get(), held_path);
+  auto canceled = NewLock(c.get(), held_path);
+  std::atomic<int> waiter_rc{1}, canceled_rc{1};
+  std::atomic<bool> stop{false};
+  std::atomic<int> cycles{0}, cycle_errors{0};
+  std::thread cycler([&] {
+    auto own = NewLock(c.get(), UniquePath("caller-drives-own"));
+    while (!stop) {
+      if (zkl_lock_acquire(own.get(), 1, 5000) != 0 || zkl_lock_release(own.get(), 1) != 0) ++cycle_errors;
+      ++cycles;
+    }
+  });
+  std::thread w([&] { waiter_rc = zkl_lock_acquire(waiter.get(), 1, 30000); });
+  std::thread x([&] { canceled_rc = zkl_lock_acquire(canceled.get(), 2, 30000); });
+  // Both queued (the holder's node and theirs; no event says so for a
+  // blocking call: the server is asked), then cancel one from this thread.
+  for (int i = 0; i < 500 && Children(held_path).size() < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(Children(held_path).size(), 3u);
+  ASSERT_EQ(zkl_lock_cancel(canceled.get()), 0);
+  x.join();
+  EXPECT_EQ(canceled_rc, ZKL_ECANCELED);
+  ASSERT_EQ(zkl_lock_release(hl.get(), 1), 0);  // the watch grants the waiter
+  w.join();
+  EXPECT_EQ(waiter_rc, 0);
+  stop = true;
+  cycler.join();
+  EXPECT_GT(cycles, 0);
+  EXPECT_EQ(cycle_errors, 0);
+  EXPECT_EQ(zkl_lock_release(waiter.get(), 1), 0);
 }
 
 // The host polls zkl_client_fd() (an epoll fd) and calls dispatch: that
