@@ -39,13 +39,13 @@ Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options op
       cb_(opts.cb),
       user_data_(opts.user_data) {}
 
-std::string Contender::OwnPath() const { return JoinPath(path_, node_); }
+std::string Contender::OwnPath() const { return JoinPath(path_, own_.name()); }
 std::string Contender::FixedPath() const { return JoinPath(path_, rule_->fixed_node()); }
 
 std::string Contender::NodeData() const {
   // A fixed node carries our protected prefix so that we can recognise it
   // after a lost create reply; sequential nodes carry it in their name.
-  return fixed() ? ProtectedPrefix(uuid_) + data_ : data_;
+  return fixed() ? ProtectedPrefix(own_.uuid()) + data_ : data_;
 }
 
 // ---------------------------------------------------------------------------
@@ -80,14 +80,14 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
     if (role_ == Role::kElection) {
       // Campaigning while leader: nothing to do (one event per async call).
       acquire_request_ = NewRequestId(mode);
-      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, czxid_, acquire_request_);
+      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, own_.czxid(), acquire_request_);
       return ZKL_OK;
     }
     if (owner != owner_) return ZKL_EBUSY;
     if (!reentrant_) return ZKL_EDEADLK;
     ++holds_;
     acquire_request_ = NewRequestId(mode);
-    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
+    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, own_.czxid(), acquire_request_);
     return ZKL_OK;
   }
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
@@ -179,7 +179,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   }
   EnterPhase(Phase::kIdle);
   owner_ = 0;
-  std::string name = node_;
+  std::string name = own_.name();
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
@@ -243,7 +243,7 @@ int Contender::FencingToken(uint64_t *out) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (!held()) return ZKL_ENOTHELD;
-  *out = czxid_;
+  *out = own_.czxid();
   return ZKL_OK;
 }
 
@@ -251,19 +251,19 @@ int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
   if (client_->closed()) return ZKL_ECLOSED;
   if (holds_ == 0) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
   if (owner != owner_) return ZKL_ENOTOWNER;
-  if (!held() || node_.empty()) return ZKL_ENOTHELD;
+  if (!held() || !own_.named()) return ZKL_ENOTHELD;
   // A suspended hold still sends: the check decides at the quorum, once the
   // session is heard from again.
   guard->checks.push_back(ZkOp{ZkOp::kCheck, OwnPath(), std::string(), 0, -1});
   // The quorum saying the node is gone is news to this hold: it is lost.
-  guard->on_gone.push_back([weak = self(), node = node_] {
+  guard->on_gone.push_back([weak = self(), node = own_.name()] {
     auto me = std::static_pointer_cast<Contender>(weak.lock());
     if (!me) return;
     me->client_->mu().AssertHeld();  // the write's answer runs under it
-    if (me->held() && me->node_ == node) me->NodeGone();
+    if (me->held() && me->own_.name() == node) me->NodeGone();
   });
   guard->owner = owner;
-  guard->token = czxid_;
+  guard->token = own_.czxid();
   return ZKL_OK;
 }
 
@@ -339,27 +339,27 @@ bool Contender::Submitted(ZkRc zrc) {
 }
 
 void Contender::Begin() {
-  if (create_in_flight_) return;  // its replies go on
+  if (own_.creating()) return;  // its replies go on
   // A sequential node's delete may still be on its way: the create goes out
   // behind it (ZooKeeper keeps one session's order), so a release and the
   // next acquire cost one round trip together. A fixed node has one name
   // for every acquisition: there the create waits for the delete.
   if (fixed() && !doomed_.empty()) return;
-  if (!node_.empty() || create_unknown_) {
-    Check();
-  } else {
+  if (own_.none()) {
     SendCreate();
+  } else {
+    Check();
   }
 }
 
 void Contender::SendCreate() {
-  if (uuid_.empty()) uuid_ = NewUuid();
+  const std::string &uuid = own_.UuidForCreate();
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.
     if (!Submitted(client_->GetData(this, kLeaseCount, path_, false))) return;
   }
   std::string path = fixed() ? FixedPath()
-                             : JoinPath(path_, ProtectedPrefix(uuid_) + std::string(rule_->label()));
+                             : JoinPath(path_, ProtectedPrefix(uuid) + std::string(rule_->label()));
   int flags = fixed() ? kEphemeral : kEphemeral | kSequential;
   // Another handle's release held back on this path goes out first.
   client_->SendDeferredDeletes(path_, this);
@@ -385,7 +385,7 @@ void Contender::SendCreate() {
   } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
     return;
   }
-  create_in_flight_ = true;
+  own_.CreateSent();
   if (!fixed()) {
     // Same session, so the server answers after the create: one round trip
     // tells whether we hold.
@@ -412,16 +412,16 @@ void Contender::Resync() {
     if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
     return;
   }
-  if (!want_hold() && node_.empty() && !create_unknown_) {
+  if (!want_hold() && (own_.none() || own_.creating())) {
     MaybeRetire();
     return;
   }
-  if (create_in_flight_ || (fixed() && !doomed_.empty())) return;
-  if (node_.empty() && !create_unknown_) {
+  if (own_.creating() || (fixed() && !doomed_.empty())) return;
+  if (own_.none()) {
     if (want_hold()) SendCreate();
     return;
   }
-  if (!want_hold() && !node_.empty()) {
+  if (!want_hold() && own_.named()) {
     DeleteOwn();
     return;
   }
@@ -492,7 +492,7 @@ void Contender::OnReleaseAndCreate(const Reply &r) {
   } else if (del && del->rc == ZkRc::kNoNode) {
     // The released node was gone already: only the create is left.
     DeleteDone(released, ZkRc::kNoNode);
-    create_in_flight_ = false;
+    own_.CreateFailed();
     if (want_hold()) SendCreate(); else MaybeRetire();
   } else {
     // The create failed (e.g. the parent is gone), so nothing happened:
@@ -509,11 +509,11 @@ void Contender::OnChildren(const Reply &r) {
   if (r.rc == ZkRc::kOk) {
     Evaluate(*r.children, r.op == kChildrenWatched);
   } else if (r.rc == ZkRc::kNoNode) {
-    if (!node_.empty()) {
+    if (own_.named()) {
       NodeGone();  // the lock node went, and ours with it
-    } else if (create_unknown_ && !create_in_flight_) {
+    } else if (own_.unknown()) {
       // No lock node, so the create whose reply was lost made nothing.
-      create_unknown_ = false;
+      own_.NotFound();
       if (want_hold()) SendCreate(); else MaybeRetire();
     }
   } else if (IsConnectionError(r.rc)) {
@@ -527,7 +527,7 @@ void Contender::OnWatchedNode(const Reply &r) {
   if (r.rc == ZkRc::kNoNode) {
     // Gone before the watch was set: as good as a deletion.
     watched_.clear();
-    if (holds_when_watched_goes_ && !node_.empty()) {
+    if (holds_when_watched_goes_ && own_.named()) {
       Granted();
     } else {
       Check();
@@ -544,7 +544,7 @@ void Contender::OnWatchedNode(const Reply &r) {
 void Contender::OnOwnData(const Reply &r) {
   if (r.rc == ZkRc::kOk) {
     if (static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
-      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      own_.Confirmed(static_cast<uint64_t>(r.stat->czxid));
       if (want_hold()) {
         Check();
       } else {
@@ -573,7 +573,7 @@ void Contender::OnRevokeWatch(const Reply &r) {
     // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
     revoke_seen_ = true;
     stats_.Revoked();
-    Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
+    Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, own_.czxid());
     if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
   } else if (IsConnectionError(r.rc)) {
     resync_needed_ = true;  // set the watch again once connected
@@ -599,11 +599,11 @@ void Contender::OnLeaseCount(const Reply &r) {
 void Contender::OnFixedData(const Reply &r) {
   if (!want_hold()) {
     if (r.rc == ZkRc::kOk && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-        r.data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
-      node_ = std::string(rule_->fixed_node());
+        r.data.substr(0, ProtectedPrefix(own_.uuid()).size()) == ProtectedPrefix(own_.uuid())) {
+      own_.Adopted(std::string(rule_->fixed_node()), static_cast<uint64_t>(r.stat->czxid));
       DeleteOwn();
     } else {
-      create_unknown_ = false;
+      own_.NotFound();
       MaybeRetire();
     }
     return;
@@ -611,13 +611,13 @@ void Contender::OnFixedData(const Reply &r) {
   if (held()) return;
   if (r.rc == ZkRc::kOk) {
     std::string_view data = r.data;
-    bool ours = !uuid_.empty() &&
+    std::string prefix = ProtectedPrefix(own_.uuid());
+    bool ours = !own_.uuid().empty() &&
                 static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-                data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
-    create_unknown_ = false;
+                data.substr(0, prefix.size()) == prefix;
+    own_.NotFound();  // the node there answers for a lost create of ours
     if (ours) {
-      node_ = std::string(rule_->fixed_node());
-      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      own_.Adopted(std::string(rule_->fixed_node()), static_cast<uint64_t>(r.stat->czxid));
       Granted();
     } else if (no_wait_) {
       Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
@@ -629,7 +629,7 @@ void Contender::OnFixedData(const Reply &r) {
       }
     }
   } else if (r.rc == ZkRc::kNoNode) {
-    create_unknown_ = false;
+    own_.NotFound();
     SendCreate();  // free: race for it
   } else if (IsConnectionError(r.rc)) {
     ResyncWhenConnected();
@@ -637,18 +637,23 @@ void Contender::OnFixedData(const Reply &r) {
 }
 
 void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) {
-  create_in_flight_ = false;
   if (rc == ZkRc::kOk) {
-    node_ = std::string(Basename(value));
-    czxid_ = static_cast<uint64_t>(stat->czxid);
-    create_unknown_ = false;
+    own_.Created(std::string(Basename(value)), static_cast<uint64_t>(stat->czxid));
     if (!want_hold()) {
       DeleteOwn();
     } else if (fixed()) {
       Granted();
     }
     // Sequential: the pipelined children reply follows and decides.
-  } else if (rc == ZkRc::kNoNode) {
+    return;
+  }
+  if (IsConnectionError(rc)) {
+    own_.CreateLost();
+    ResyncWhenConnected();
+    return;
+  }
+  own_.CreateFailed();
+  if (rc == ZkRc::kNoNode) {
     if (want_hold() && ++create_attempts_ > kMaxCreateAttempts) {
       Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
     } else if (want_hold()) {
@@ -661,9 +666,6 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
     }
   } else if (rc == ZkRc::kNodeExists && fixed()) {
     if (want_hold()) Check();
-  } else if (IsConnectionError(rc)) {
-    create_unknown_ = true;
-    ResyncWhenConnected();
   } else {
     Fail(ZkError(rc));
   }
@@ -694,18 +696,18 @@ void Contender::DeleteDone(const std::string &name, ZkRc rc) {
 }
 
 void Contender::Evaluate(const std::vector<std::string_view> &children, bool watched_children) {
-  if (create_in_flight_) return;  // the create's reply comes first
-  if (node_.empty()) {
-    if (!create_unknown_) return;  // reply to a failed create's pipelined read
+  if (own_.creating()) return;  // the create's reply comes first
+  if (own_.none()) return;       // reply to a failed create's pipelined read
+  if (own_.unknown()) {
     // Find our node by its protected prefix (a create whose reply was lost).
-    std::string prefix = ProtectedPrefix(uuid_);
+    std::string prefix = ProtectedPrefix(own_.uuid());
     for (std::string_view name : children) {
       if (name.substr(0, prefix.size()) == prefix) {
         Adopt(std::string(name));
         return;
       }
     }
-    create_unknown_ = false;
+    own_.NotFound();
     if (want_hold()) {
       SendCreate();
     } else {
@@ -718,18 +720,18 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
     return;
   }
   if (held()) return;
-  if (czxid_ == 0) {
+  if (!own_.known()) {
     // Found again by its prefix but not yet confirmed as ours (owner and
     // czxid unread): never grant on it. The answer evaluates again.
-    Adopt(node_);
+    Adopt(own_.name());
     return;
   }
 
   // Only the nodes up to our own matter to every rule (nobody behind us is
   // in our way), so a deep queue costs one pass, not a sort of all of it.
-  std::optional<int64_t> own_seq = SequenceOf(node_);
+  std::optional<int64_t> own_seq = SequenceOf(own_.name());
   std::vector<QueueEntry> queue = BuildQueue(*rule_, children, own_seq);
-  std::string_view own_name = node_;  // a copy the lambda may read
+  std::string_view own_name = own_.name();  // a copy the lambda may read
   auto own = std::find_if(queue.begin(), queue.end(),
                           [&](const QueueEntry &e) { return e.name == own_name; });
   if (own == queue.end()) {
@@ -782,14 +784,13 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
 }
 
 void Contender::Adopt(const std::string &name) {
-  node_ = name;
-  create_unknown_ = false;
+  own_.Found(name);
   // Confirm ownership (ephemeralOwner == our session) and learn the czxid.
   Submitted(client_->GetData(this, kOwnData, OwnPath(), false));
 }
 
 void Contender::OnWatch(WatchType type, const std::string &path) {
-  if (held() && !node_.empty() && path == OwnPath()) {
+  if (held() && own_.named() && path == OwnPath()) {
     // The own node's watch (revocable holds): a revocation marker, or the
     // node is gone.
     if (type == WatchType::kDeleted) {
@@ -807,7 +808,7 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
     } else {
       Check();
     }
-  } else if (type == WatchType::kDeleted && holds_when_watched_goes_ && !node_.empty()) {
+  } else if (type == WatchType::kDeleted && holds_when_watched_goes_ && own_.named()) {
     Granted();
   } else {
     Check();
@@ -841,14 +842,14 @@ void Contender::Granted() {
   ArmTimer();
   if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
   if (mode_ == Mode::kAsync) {
-    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
+    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, own_.czxid(), acquire_request_);
   }
   if (client_->LeaseDeadline() <= MonoNow()) {
     // Granted while the server has not been heard from for as long as is
     // safe (e.g. right after a freeze): held, but not provably; the events
     // say so as is_held does, and RESTORED follows the next answer.
     SetSuspended(true);
-    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
+    Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
   Finish(ZKL_OK);
 }
@@ -885,9 +886,9 @@ void Contender::Fail(int error) {
   }
   owner_ = 0;
   Finish(error);
-  if (!node_.empty()) {
-    if (!create_in_flight_) DeleteOwn();
-  } else if (create_unknown_ && !create_in_flight_) {
+  if (own_.named()) {
+    DeleteOwn();
+  } else if (own_.unknown()) {
     ResyncWhenConnected();  // find the node the lost reply would have named
   }
   MaybeRetire();
@@ -920,7 +921,7 @@ void Contender::WatchOwnNode() {
 }
 
 void Contender::EndHold(int error) {
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   uint64_t owner = owner_;
   stats_.Lost(error);
   EnterPhase(Phase::kIdle);  // an election leaves too: it was told to let go
@@ -939,7 +940,7 @@ void Contender::NodeGone() {
   // Our node disappeared while the session lives (lock node deleted by an
   // administrator, or a container cleanup race).
   bool was_held = held();
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   ForgetNode();
   if (was_held) Lost(ZKL_ELOST, token);
   if (want_hold()) {
@@ -951,12 +952,12 @@ void Contender::NodeGone() {
 }
 
 void Contender::DeleteOwn(bool report_released, bool defer, uint64_t release_request) {
-  if (node_.empty()) {
+  if (!own_.named()) {
     // Nothing to delete: the release is complete (one RELEASED per async call).
     if (report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, release_request);
     return;
   }
-  doomed_.push_back({node_, false, report_released, defer, false, release_request});
+  doomed_.push_back({own_.name(), false, report_released, defer, false, release_request});
   ForgetNode();
   if (defer) {
     // An acquire that follows at once takes the delete along (SendCreate);
@@ -1017,16 +1018,12 @@ bool Contender::Deleting(const std::string &name) const {
 }
 
 void Contender::ForgetNode() {
-  node_.clear();
-  uuid_.clear();
-  czxid_ = 0;
-  create_unknown_ = false;
+  own_.Forget();
   watched_.clear();
 }
 
 void Contender::MaybeRetire() {
-  if (destroyed_ && !want_hold() && node_.empty() && !create_in_flight_ && !create_unknown_ &&
-      doomed_.empty()) {
+  if (destroyed_ && !want_hold() && own_.none() && doomed_.empty()) {
     client_->RemoveListener(public_id());  // may free *this: nothing after it
   }
 }
@@ -1062,15 +1059,16 @@ void Contender::OnConnected(bool same_session) {
   if (same_session) {
     if (held() && suspended_) {
       SetSuspended(false);
-      Notify(ZKL_EVENT_RESTORED, 0, czxid_);
+      Notify(ZKL_EVENT_RESTORED, 0, own_.czxid());
     }
     if (resync_needed_) Resync();
     return;
   }
-  // A brand-new session: nothing of ours exists on the server. A create
-  // queued while connecting is on its way already; otherwise send one.
+  // A brand-new session: nothing of ours exists on the server (a create
+  // whose answer was lost made the old session's node, never ours now). A
+  // create queued while connecting is on its way already; otherwise send one.
   resync_needed_ = false;
-  if (pending() && !create_in_flight_ && node_.empty()) {
+  if (pending() && (own_.none() || own_.unknown())) {
     create_attempts_ = 0;
     SendCreate();
   }
@@ -1079,15 +1077,14 @@ void Contender::OnConnected(bool same_session) {
 void Contender::OnSuspended() {
   if (held() && !suspended_) {
     SetSuspended(true);
-    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
+    Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
 }
 
 void Contender::OnSessionLost(int error) {
   bool was_held = held();
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   ForgetNode();
-  create_in_flight_ = false;
   resync_needed_ = false;
   for (const Doomed &d : doomed_) {
     // The node died (or will die) with the session: the release is complete.
@@ -1115,11 +1112,10 @@ void Contender::OnClientClosed() {
   // The session's close deletes every node; end what is pending, and tell a
   // holder that its hold ends (a close is a loss to it, never a release).
   if (pending()) Fail(ZKL_ECLOSED);
-  if (held()) Lost(ZKL_ECLOSED, czxid_);
+  if (held()) Lost(ZKL_ECLOSED, own_.czxid());
   EnterPhase(Phase::kIdle);
   holds_ = 0;
   ForgetNode();
-  create_in_flight_ = false;
   // Released nodes go with the closed session too: each async release gets
   // its one RELEASED, as on a session loss.
   std::vector<Doomed> doomed = std::move(doomed_);

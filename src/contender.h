@@ -16,6 +16,7 @@
 #include "contender_stats.h"
 #include "guarded_write.h"
 #include "json.h"
+#include "own_node.h"
 #include "rule.h"
 
 namespace zkl {
@@ -86,7 +87,7 @@ class Contender : public Listener {
   void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_->mu()) { client_->mu().AssertHeld(); }
   bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle && holds_ == 0; }
   bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kHeld; }
-  uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return czxid_; }
+  uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return own_.czxid(); }
   // The check that proves `owner`'s hold, for a guarded write.
   int GuardLocked(uint64_t owner, WriteGuard *guard) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Whether a guarded write may touch `op`'s path (in this lock's tree).
@@ -161,6 +162,7 @@ class Contender : public Listener {
   void Resync() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ResyncWhenConnected() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // Takes the node found by our uuid, and reads it to confirm it is ours.
   void Adopt(const std::string &name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -231,11 +233,7 @@ class Contender : public Listener {
 
   // What is true on the server, as far as we know.
   bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
-  std::string uuid_ ABSL_GUARDED_BY(client_->mu());
-  std::string node_ ABSL_GUARDED_BY(client_->mu());  // own node name; empty while unknown
-  uint64_t czxid_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  bool create_in_flight_ ABSL_GUARDED_BY(client_->mu()) = false;
-  bool create_unknown_ ABSL_GUARDED_BY(client_->mu()) = false;  // a create may have succeeded unseen
+  OwnNode own_ ABSL_GUARDED_BY(client_->mu());  // none, creating, unknown, found or known
   // Nodes of earlier acquisitions being deleted (retried after a
   // connection loss until gone). A release by zkl_lock_release_async
   // reports RELEASED when its node is gone.
