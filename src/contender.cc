@@ -17,8 +17,6 @@ std::string_view Basename(std::string_view p) {
 }
 
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
-// How long an async release waits for a following acquire to go out with.
-constexpr absl::Duration kCoalesceWindow = absl::Milliseconds(1);
 // Apache Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the
 // data a revoker writes into the holder's node.
 constexpr std::string_view kRevokeMarker = "__REVOKE__";
@@ -37,7 +35,8 @@ Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options op
       max_hold_(opts.max_hold),
       on_revoke_(opts.on_revoke),
       cb_(opts.cb),
-      user_data_(opts.user_data) {}
+      user_data_(opts.user_data),
+      reaper_(this, path_, fixed(), kDelete, kDeleteCheck) {}
 
 std::string Contender::OwnPath() const { return JoinPath(path_, own_.name()); }
 std::string Contender::FixedPath() const { return JoinPath(path_, rule_->fixed_node()); }
@@ -183,7 +182,9 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
-  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce, request);
+  std::optional<uint64_t> release;  // an async release hears RELEASED once the node is gone
+  if (!wait) release = request;
+  DeleteOwn(release, /*defer=*/!wait && !fixed() && coalesce);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting). Past a session timeout
@@ -191,8 +192,8 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     // and the delete goes on in the background (or the node with its
     // session).
     absl::Time bound = MonoNow() + client_->AnswerBound();
-    while (Deleting(name) && !client_->closed()) {
-      if (client_->Await(bound) && Deleting(name)) {
+    while (reaper_.Deleting(name) && !client_->closed()) {
+      if (client_->Await(bound) && reaper_.Deleting(name)) {
         client_->Log(ZKL_LOG_WARN, "zkl", "the release of " + path_ + " got no answer within a session timeout: "
                                           "its node is deleted in the background");
         return ZKL_ETIMEDOUT;
@@ -344,7 +345,7 @@ void Contender::Begin() {
   // behind it (ZooKeeper keeps one session's order), so a release and the
   // next acquire cost one round trip together. A fixed node has one name
   // for every acquisition: there the create waits for the delete.
-  if (fixed() && !doomed_.empty()) return;
+  if (fixed() && !reaper_.empty()) return;
   if (own_.none()) {
     SendCreate();
   } else {
@@ -363,24 +364,20 @@ void Contender::SendCreate() {
   int flags = fixed() ? kEphemeral : kEphemeral | kSequential;
   // Another handle's release held back on this path goes out first.
   client_->SendDeferredDeletes(path_, this);
-  auto deferred = std::find_if(doomed_.begin(), doomed_.end(), [](const Doomed &d) { return d.deferred; });
-  if (deferred != doomed_.end() && !fixed()) {
+  const std::string *deferred = reaper_.FirstDeferred();
+  if (deferred != nullptr && !fixed()) {
     // An async release still waits to be sent: it goes out with this create
     // as one transaction (one round trip, one log write on the server), and
     // never behind it.
     std::vector<ZkOp> ops(2);
     ops[0].type = ZkOp::kDelete;
-    ops[0].path = JoinPath(path_, deferred->name);
+    ops[0].path = JoinPath(path_, *deferred);
     ops[1].type = ZkOp::kCreate;
     ops[1].path = path;
     ops[1].data = NodeData();
     ops[1].mode = flags;
     if (!Submitted(client_->Multi(this, kReleaseAndCreate, std::move(ops)))) return;
-    deferred->deferred = false;
-    deferred->in_flight = true;
-    coalesced_ = deferred->name;
-    flush_deadline_ = absl::InfiniteFuture();
-    client_->UndeferDelete(path_, this);
+    reaper_.TakenAlong(*client_);
     ArmTimer();
   } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
     return;
@@ -416,7 +413,7 @@ void Contender::Resync() {
     MaybeRetire();
     return;
   }
-  if (own_.creating() || (fixed() && !doomed_.empty())) return;
+  if (own_.creating() || (fixed() && !reaper_.empty())) return;
   if (own_.none()) {
     if (want_hold()) SendCreate();
     return;
@@ -481,8 +478,7 @@ void Contender::OnReply(const Reply &r) {
 void Contender::OnReleaseAndCreate(const Reply &r) {
   const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
   const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
-  std::string released = coalesced_;
-  coalesced_.clear();
+  std::string released = reaper_.TakeCoalesced();
   if (r.rc == ZkRc::kOk && del && create) {
     DeleteDone(released, ZkRc::kOk);
     CreateDone(ZkRc::kOk, create->value, &create->stat);
@@ -497,8 +493,7 @@ void Contender::OnReleaseAndCreate(const Reply &r) {
   } else {
     // The create failed (e.g. the parent is gone), so nothing happened:
     // delete the old node on its own, and handle the create's error.
-    auto it = FindDoomed(released);
-    if (it != doomed_.end()) it->in_flight = false;
+    reaper_.Requeue(released);
     SendDeletes();
     CreateDone(create ? create->rc : r.rc, {}, nullptr);
   }
@@ -671,28 +666,33 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
   }
 }
 
-std::vector<Contender::Doomed>::iterator Contender::FindDoomed(std::string_view name) {
-  return std::find_if(doomed_.begin(), doomed_.end(), [&](const Doomed &d) { return d.name == name; });
-}
-
 void Contender::DeleteDone(const std::string &name, ZkRc rc) {
-  auto it = FindDoomed(name);
-  if (it == doomed_.end()) return;
-  it->in_flight = false;
-  if (IsConnectionError(rc)) {
-    it->verify = true;
-    ResyncWhenConnected();  // it may still exist: delete it again later
-  } else {
-    // Gone (or undeletable: nothing more we can do about it).
-    if (it->report_released) {
-      Notify(ZKL_EVENT_RELEASED, rc == ZkRc::kOk || rc == ZkRc::kNoNode ? 0 : ZkError(rc), 0,
-             it->release_request);
-    }
-    doomed_.erase(it);
-    if (want_hold() && fixed()) Begin();
-    MaybeRetire();
+  NodeReaper::Outcome outcome = reaper_.OnDeleteAnswer(name, rc);
+  switch (outcome.kind) {
+    case NodeReaper::Outcome::Kind::kNotListed: return;
+    case NodeReaper::Outcome::Kind::kInDoubt: ResyncWhenConnected(); break;
+    default: Reaped(outcome); break;
   }
   client_->Changed();
+}
+
+void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
+  NodeReaper::Outcome outcome = reaper_.OnCheckAnswer(*client_, name, r);
+  switch (outcome.kind) {
+    case NodeReaper::Outcome::Kind::kInDoubt: ResyncWhenConnected(); break;
+    case NodeReaper::Outcome::Kind::kUnsent: resync_needed_ = true; break;
+    case NodeReaper::Outcome::Kind::kGone:
+      Reaped(outcome);
+      client_->Changed();
+      break;
+    default: break;
+  }
+}
+
+void Contender::Reaped(const NodeReaper::Outcome &gone) {
+  if (gone.release) Notify(ZKL_EVENT_RELEASED, gone.error, 0, *gone.release);
+  if (want_hold() && fixed()) Begin();  // a fixed node's create waits for it
+  MaybeRetire();
 }
 
 void Contender::Evaluate(const std::vector<std::string_view> &children, bool watched_children) {
@@ -951,70 +951,37 @@ void Contender::NodeGone() {
   }
 }
 
-void Contender::DeleteOwn(bool report_released, bool defer, uint64_t release_request) {
+void Contender::DeleteOwn(std::optional<uint64_t> release, bool defer) {
   if (!own_.named()) {
     // Nothing to delete: the release is complete (one RELEASED per async call).
-    if (report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, release_request);
+    if (release) Notify(ZKL_EVENT_RELEASED, 0, 0, *release);
     return;
   }
-  doomed_.push_back({own_.name(), false, report_released, defer, false, release_request});
-  ForgetNode();
   if (defer) {
     // An acquire that follows at once takes the delete along (SendCreate);
     // otherwise it goes out alone a moment later.
-    flush_deadline_ = std::min(flush_deadline_, MonoNow() + kCoalesceWindow);
-    client_->DeferDelete(path_, this);
+    reaper_.AddDeferred(*client_, own_.name(), release);
+    ForgetNode();
     ArmTimer();
   } else {
+    reaper_.Add(own_.name(), release);
+    ForgetNode();
     SendDeletes();
   }
 }
 
 void Contender::SendDeletes() {
-  for (Doomed &d : doomed_) {
-    if (d.in_flight || d.deferred) continue;
-    std::string path = JoinPath(path_, d.name);
-    ZkRc rc = d.verify && fixed() ? client_->Exists(this, kDeleteCheck, path, false)
-                                  : client_->DeleteNode(this, kDelete, path);
-    if (Submitted(rc)) d.in_flight = true;
-  }
-}
-
-void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
-  auto it = FindDoomed(name);
-  if (it == doomed_.end()) return;
-  it->in_flight = false;
-  if (IsConnectionError(r.rc)) {
-    ResyncWhenConnected();
-    return;
-  }
-  if (r.rc == ZkRc::kOk && r.stat && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
-    // Still ours: delete exactly this version of it.
-    if (Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, name), r.stat->version))) {
-      it->in_flight = true;
-    }
-    return;
-  }
-  // Gone, or another session's node now: ours went with the lost answer.
-  DeleteDone(name, ZkRc::kNoNode);
+  if (!reaper_.Send(*client_)) resync_needed_ = true;  // sent again once connected
 }
 
 void Contender::FlushDeferred() {
-  flush_deadline_ = absl::InfiniteFuture();
-  client_->UndeferDelete(path_, this);
-  for (Doomed &d : doomed_) d.deferred = false;
-  SendDeletes();
+  if (!reaper_.Flush(*client_)) resync_needed_ = true;
 }
 
 void Contender::ArmTimer() {
-  absl::Time when = std::min(flush_deadline_, hold_deadline_);
+  absl::Time when = std::min(reaper_.flush_deadline(), hold_deadline_);
   if (pending()) when = std::min(when, acquire_deadline_);
   client_->SetTimer(this, when);
-}
-
-bool Contender::Deleting(const std::string &name) const {
-  return std::any_of(doomed_.begin(), doomed_.end(),
-                     [&](const Doomed &d) { return d.name == name && d.in_flight; });
 }
 
 void Contender::ForgetNode() {
@@ -1023,7 +990,7 @@ void Contender::ForgetNode() {
 }
 
 void Contender::MaybeRetire() {
-  if (destroyed_ && !want_hold() && own_.none() && doomed_.empty()) {
+  if (destroyed_ && !want_hold() && own_.none() && reaper_.empty()) {
     client_->RemoveListener(public_id());  // may free *this: nothing after it
   }
 }
@@ -1086,11 +1053,8 @@ void Contender::OnSessionLost(int error) {
   uint64_t token = own_.czxid();
   ForgetNode();
   resync_needed_ = false;
-  for (const Doomed &d : doomed_) {
-    // The node died (or will die) with the session: the release is complete.
-    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
-  }
-  doomed_.clear();
+  // Released nodes died (or will die) with the session: each release is complete.
+  for (uint64_t release : reaper_.DropAll()) Notify(ZKL_EVENT_RELEASED, 0, 0, release);
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (pending() && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
   client_->Changed();
@@ -1099,7 +1063,7 @@ void Contender::OnSessionLost(int error) {
 
 void Contender::OnTimer() {
   absl::Time now = MonoNow();
-  if (flush_deadline_ <= now) FlushDeferred();
+  if (reaper_.flush_deadline() <= now) FlushDeferred();
   if (held() && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
   if (pending() && acquire_deadline_ <= now) {
     Fail(ZKL_ETIMEDOUT);
@@ -1118,11 +1082,7 @@ void Contender::OnClientClosed() {
   ForgetNode();
   // Released nodes go with the closed session too: each async release gets
   // its one RELEASED, as on a session loss.
-  std::vector<Doomed> doomed = std::move(doomed_);
-  doomed_.clear();
-  for (const Doomed &d : doomed) {
-    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
-  }
+  for (uint64_t release : reaper_.DropAll()) Notify(ZKL_EVENT_RELEASED, 0, 0, release);
   client_->Changed();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "contender_stats.h"
 #include "guarded_write.h"
 #include "json.h"
+#include "node_reaper.h"
 #include "own_node.h"
 #include "rule.h"
 
@@ -134,7 +136,7 @@ class Contender : public Listener {
 
   // Where the contender is (docs/ARCHITECTURE.md has the diagram):
   //   kIdle       no hold wanted; nodes of earlier holds may still be
-  //               on their way out (doomed_)
+  //               on their way out (reaper_)
   //   kAcquiring  an acquire or campaign of the user's: creating the node,
   //               finding it again after a lost reply, or queued behind
   //               the holders the rule names
@@ -172,10 +174,10 @@ class Contender : public Listener {
   void EndHold(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void WatchOwnNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void NodeGone() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  // Moves the own node to the doomed list and sends its delete (or, with
-  // `defer`, lets a following acquire take it along). `report_released`:
-  // RELEASED follows once the node is gone, carrying `release_request`.
-  void DeleteOwn(bool report_released = false, bool defer = false, uint64_t release_request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // Hands the own node to the reaper, which sends its delete (or, with
+  // `defer`, lets a following acquire take it along). `release`: the async
+  // release whose RELEASED follows once the node is gone.
+  void DeleteOwn(std::optional<uint64_t> release = std::nullopt, bool defer = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void SendDeletes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void FlushDeferred() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ArmTimer() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -189,8 +191,11 @@ class Contender : public Listener {
   void OnLeaseCount(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnFixedData(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // The reaper's answers: a delete's, a fixed node's check before a retried
+  // delete; Reaped reacts to a node gone off its list.
   void DeleteDone(const std::string &name, ZkRc rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  bool Deleting(const std::string &name) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void DeleteCheckDone(const std::string &name, const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Reaped(const NodeReaper::Outcome &gone) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ForgetNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());  // result of the current acquire request
   // `request`: the id of the async call the event answers (0: none).
@@ -234,29 +239,11 @@ class Contender : public Listener {
   // What is true on the server, as far as we know.
   bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
   OwnNode own_ ABSL_GUARDED_BY(client_->mu());  // none, creating, unknown, found or known
-  // Nodes of earlier acquisitions being deleted (retried after a
-  // connection loss until gone). A release by zkl_lock_release_async
-  // reports RELEASED when its node is gone.
-  struct Doomed {
-    std::string name;
-    bool in_flight;
-    bool report_released;
-    bool deferred;  // not sent yet: waits for a following acquire
-    // A delete whose answer was lost with the connection. A fixed node's
-    // name is shared by every acquisition, so the retry first checks that
-    // the node there is still this session's (it may be gone and another
-    // client's since): a blind retry could delete another holder's node.
-    bool verify = false;
-    uint64_t release_request = 0;  // the async release RELEASED answers
-  };
-  std::vector<Doomed> doomed_ ABSL_GUARDED_BY(client_->mu());
-  std::vector<Doomed>::iterator FindDoomed(std::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  void DeleteCheckDone(const std::string &name, const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  std::string coalesced_ ABSL_GUARDED_BY(client_->mu());  // the doomed node a pending multi deletes
+  // Nodes of earlier holds on their way out (deleted, retried until gone).
+  NodeReaper reaper_ ABSL_GUARDED_BY(client_->mu());
   absl::Time acquire_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
   absl::Time hold_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();  // max hold time
   bool revoke_seen_ ABSL_GUARDED_BY(client_->mu()) = false;  // REVOKE_REQUESTED delivered for this hold
-  absl::Time flush_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
   bool resync_needed_ ABSL_GUARDED_BY(client_->mu()) = false;
   int create_attempts_ ABSL_GUARDED_BY(client_->mu()) = 0;
   std::string watched_ ABSL_GUARDED_BY(client_->mu());  // the node (or, for children watches, the parent)
