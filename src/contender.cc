@@ -58,7 +58,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   uint64_t seq = 0;
   int rc = AcquireLocked(owner, timeout_ms, mode, &seq);
   if (rc != ZKL_OK) return rc;
-  if (mode == Mode::kAsync) return static_cast<int>(acquire_request_);
+  if (mode == Mode::kAsync) return static_cast<int>(attempt_.request);
   if (seq == 0) return rc;
   // A try is a round trip or two: bounded even should an answer be lost.
   absl::Time bound = mode == Mode::kTry ? MonoNow() + client_->AnswerBound() : absl::InfiniteFuture();
@@ -75,18 +75,18 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started) {
   *started = 0;
   if (client_->closed()) return ZKL_ECLOSED;
-  if (held() || (want_hold() && holds_ > 0)) {
+  if (held()) {
     if (role_ == Role::kElection) {
       // Campaigning while leader: nothing to do (one event per async call).
-      acquire_request_ = NewRequestId(mode);
-      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, own_.czxid(), acquire_request_);
+      attempt_.request = NewRequestId(mode);
+      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, own_.czxid(), attempt_.request);
       return ZKL_OK;
     }
     if (owner != owner_) return ZKL_EBUSY;
     if (!reentrant_) return ZKL_EDEADLK;
-    ++holds_;
-    acquire_request_ = NewRequestId(mode);
-    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, own_.czxid(), acquire_request_);
+    ++hold_.count;
+    attempt_.request = NewRequestId(mode);
+    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, own_.czxid(), attempt_.request);
     return ZKL_OK;
   }
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
@@ -96,20 +96,16 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return client_->auth_failure();
 
   EnterPhase(Phase::kAcquiring);
-  lost_unreleased_ = false;
-  waited_ = false;
-  first_in_line_ = false;
+  lost_owner_.reset();
   owner_ = owner;
-  mode_ = mode;
   // A zero timeout does not wait: like a try, but failing with ETIMEDOUT.
-  no_wait_ = no_wait;
-  announced_waiting_ = false;
-  create_attempts_ = 0;
+  attempt_ = Attempt{.mode = mode,
+                     .no_wait = no_wait,
+                     .request = NewRequestId(mode),
+                     .deadline = timeout_ms > 0 && !no_wait ? MonoNow() + absl::Milliseconds(timeout_ms)
+                                                            : absl::InfiniteFuture()};
   *started = ++request_seq_;
-  acquire_request_ = NewRequestId(mode);
   stats_.AcquireStarted(MonoNow());
-  acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
-                                                  : absl::InfiniteFuture();
   ArmTimer();
   Begin();
   return ZKL_OK;
@@ -122,19 +118,19 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   // as any campaign does (leaving the election on timeout or cancel).
   EnterPhase(Phase::kAcquiring);
   owner_ = owner;
-  mode_ = mode;
-  no_wait_ = no_wait;
+  attempt_.mode = mode;
+  attempt_.no_wait = no_wait;
   *started = ++request_seq_;
-  acquire_request_ = NewRequestId(mode);
+  attempt_.request = NewRequestId(mode);
   stats_.AcquireStarted(MonoNow());
   if (no_wait) {
     Fail(mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return ZKL_OK;
   }
-  acquire_deadline_ = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
+  attempt_.deadline = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
   ArmTimer();
   // Already told the line it waits: this caller hears it too.
-  if (mode == Mode::kAsync && announced_waiting_) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+  if (mode == Mode::kAsync && attempt_.announced_waiting) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
   return ZKL_OK;
 }
 
@@ -161,9 +157,9 @@ int Contender::Release(uint64_t owner, bool wait) {
 int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   // After zkl_client_close every lock call says so, a lost hold included.
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ == 0) {
-    if (lost_unreleased_ && owner == lost_owner_) {
-      lost_unreleased_ = false;  // tell the holder once that it had lost it
+  if (hold_.count == 0) {
+    if (lost_owner_ == owner) {
+      lost_owner_.reset();  // tell the holder once that it had lost it
       return ZKL_ELOST;
     }
     return ZKL_ENOTHELD;
@@ -171,7 +167,7 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   if (owner != owner_) return ZKL_ENOTOWNER;
   // An async release by the user: RELEASED answers it, with its id.
   uint64_t request = wait || group_ != nullptr ? 0 : client_->NextRequestId();
-  if (--holds_ > 0) {
+  if (--hold_.count > 0) {
     // An inner hold of a reentrant lock: released at once.
     if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
     return static_cast<int>(request);
@@ -208,8 +204,8 @@ int Contender::Resign() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ > 0) return ReleaseLocked(owner_, /*wait=*/true);
-  lost_unreleased_ = false;
+  if (hold_.count > 0) return ReleaseLocked(owner_, /*wait=*/true);
+  lost_owner_.reset();
   if (!want_hold()) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
   return ZKL_OK;
@@ -221,7 +217,7 @@ int64_t Contender::ValidForMs() const {
   // (or has not yet) noticed.
   if (!held()) return 0;
   if (client_->lying_is_held()) return 60 * 60 * 1000;  // test switch: the fence must cope
-  if (suspended_) return 0;
+  if (hold_.suspended) return 0;
   absl::Duration left = client_->LeaseDeadline() - MonoNow();
   return left > absl::ZeroDuration() ? absl::ToInt64Milliseconds(left) : 0;
 }
@@ -250,7 +246,7 @@ int Contender::FencingToken(uint64_t *out) {
 
 int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ == 0) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
+  if (hold_.count == 0) return lost_owner_ == owner ? ZKL_ELOST : ZKL_ENOTHELD;
   if (owner != owner_) return ZKL_ENOTOWNER;
   if (!held() || !own_.named()) return ZKL_ENOTHELD;
   // A suspended hold still sends: the check decides at the quorum, once the
@@ -306,7 +302,7 @@ int Contender::Proclaim(std::string_view data) {
 int Contender::HoldCount() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  return held() ? static_cast<int>(holds_) : 0;
+  return static_cast<int>(hold_.count);  // 0 unless held
 }
 
 void Contender::Destroy() {
@@ -316,13 +312,12 @@ void Contender::Destroy() {
   client_->Retire(std::static_pointer_cast<Listener>(self().lock()));
   if (pending()) {
     Fail(ZKL_ECANCELED);
-  } else if (held() || holds_ > 0) {
+  } else if (held()) {
     EnterPhase(Phase::kIdle);
-    holds_ = 0;
     DeleteOwn();
   }
   FlushDeferred();  // nothing follows a destroyed handle's release
-  acquire_deadline_ = absl::InfiniteFuture();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
   MaybeRetire();
 }
@@ -396,7 +391,7 @@ void Contender::Check() {
   } else {
     // Only a semaphore's first in line watches the children (when it knows
     // it is first: otherwise its answer tells, and it asks again).
-    bool watch = want_hold() && rule_->max_leases() > 0 && first_in_line_;
+    bool watch = want_hold() && rule_->max_leases() > 0 && attempt_.wait == Attempt::Wait::kFirst;
     Submitted(client_->GetChildren(this, watch ? kChildrenWatched : kChildren, path_, watch));
   }
 }
@@ -428,7 +423,7 @@ void Contender::Resync() {
 void Contender::ResyncWhenConnected() {
   // A request failed with a connection loss: its effect is unknown. Look
   // again once ZooKeeper is connected (requests sent now would only fail).
-  if (no_wait_ && pending()) {
+  if (attempt_.no_wait && pending()) {
     // A try (or zero timeout) does not wait for a reconnect; its node, if
     // the create got through, is cleaned up after the reconnect.
     Fail(ZKL_ECONNECTION);
@@ -518,11 +513,11 @@ void Contender::OnChildren(const Reply &r) {
 
 // The node the rule says to wait for: its existence read set the watch.
 void Contender::OnWatchedNode(const Reply &r) {
-  if (*r.path != watched_ || !want_hold() || held()) return;
+  if (*r.path != attempt_.watched || !want_hold() || held()) return;
   if (r.rc == ZkRc::kNoNode) {
     // Gone before the watch was set: as good as a deletion.
-    watched_.clear();
-    if (holds_when_watched_goes_ && own_.named()) {
+    attempt_.watched.clear();
+    if (attempt_.holds_when_watched_goes && own_.named()) {
       Granted();
     } else {
       Check();
@@ -530,7 +525,7 @@ void Contender::OnWatchedNode(const Reply &r) {
   } else if (IsConnectionError(r.rc)) {
     // The watch may be set on no server (the C client restores only
     // the watches whose reads were answered): set it again.
-    watched_.clear();
+    attempt_.watched.clear();
     ResyncWhenConnected();
   }
 }
@@ -564,9 +559,9 @@ void Contender::OnRevokeWatch(const Reply &r) {
   if (!held() || *r.path != OwnPath()) return;
   if (r.rc == ZkRc::kNoNode) {
     NodeGone();
-  } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
+  } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !hold_.revoke_seen) {
     // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
-    revoke_seen_ = true;
+    hold_.revoke_seen = true;
     stats_.Revoked();
     Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, own_.czxid());
     if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
@@ -614,13 +609,13 @@ void Contender::OnFixedData(const Reply &r) {
     if (ours) {
       own_.Adopted(std::string(rule_->fixed_node()), static_cast<uint64_t>(r.stat->czxid));
       Granted();
-    } else if (no_wait_) {
-      Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+    } else if (attempt_.no_wait) {
+      Fail(attempt_.mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     } else {
-      watched_ = FixedPath();
-      if (role_ == Role::kElection && !announced_waiting_) {
-        announced_waiting_ = true;
-        Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+      attempt_.watched = FixedPath();
+      if (role_ == Role::kElection && !attempt_.announced_waiting) {
+        attempt_.announced_waiting = true;
+        Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
       }
     }
   } else if (r.rc == ZkRc::kNoNode) {
@@ -649,7 +644,7 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
   }
   own_.CreateFailed();
   if (rc == ZkRc::kNoNode) {
-    if (want_hold() && ++create_attempts_ > kMaxCreateAttempts) {
+    if (want_hold() && ++attempt_.create_attempts > kMaxCreateAttempts) {
       Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
     } else if (want_hold()) {
       std::string leaf;
@@ -740,7 +735,7 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   }
   Decision d = rule_->Decide(queue, static_cast<size_t>(own - queue.begin()));
   if (d.holds) {
-    if (waited_ && rule_->hands_off()) {
+    if (attempt_.wait != Attempt::Wait::kNotYet && rule_->hands_off()) {
       // Our successor, if any, watches our node: touching it hands it the
       // place of first in line (semaphore.cc).
       int64_t own_seq_value = own_seq.value_or(0);
@@ -752,35 +747,35 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
     Granted();
     return;
   }
-  waited_ = true;
-  if (no_wait_) {
-    Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+  if (attempt_.wait == Attempt::Wait::kNotYet) attempt_.wait = Attempt::Wait::kBehind;
+  if (attempt_.no_wait) {
+    Fail(attempt_.mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return;
   }
-  if (role_ == Role::kElection && !announced_waiting_) {
-    announced_waiting_ = true;
-    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+  if (role_ == Role::kElection && !attempt_.announced_waiting) {
+    attempt_.announced_waiting = true;
+    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
   }
-  first_in_line_ = d.watch < 0;
+  attempt_.wait = d.watch < 0 ? Attempt::Wait::kFirst : Attempt::Wait::kBehind;
   if (d.watch < 0) {
-    holds_when_watched_goes_ = false;
+    attempt_.holds_when_watched_goes = false;
     if (watched_children) {
-      watched_ = path_;  // the children watch was set by the read itself
+      attempt_.watched = path_;  // the children watch was set by the read itself
     } else {
       // First in line, read without a watch: read again with one (a change
       // in between shows in that answer).
-      watched_.clear();
+      attempt_.watched.clear();
       Submitted(client_->GetChildren(this, kChildrenWatched, path_, true));
     }
     return;
   }
   std::string target = JoinPath(path_, queue[static_cast<size_t>(d.watch)].name);
-  if (target == watched_) return;  // already watching it
-  watched_ = target;
-  holds_when_watched_goes_ = d.holds_when_watched_goes;
+  if (target == attempt_.watched) return;  // already watching it
+  attempt_.watched = target;
+  attempt_.holds_when_watched_goes = d.holds_when_watched_goes;
   // getData, not exists: if the node is already gone we learn it without
   // leaving a watch behind on a path that may never exist again.
-  Submitted(client_->GetData(this, kWatchNode, watched_, true));
+  Submitted(client_->GetData(this, kWatchNode, attempt_.watched, true));
 }
 
 void Contender::Adopt(const std::string &name) {
@@ -800,15 +795,15 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
     }
     return;
   }
-  if (!want_hold() || held() || path != watched_) return;
-  watched_.clear();
+  if (!want_hold() || held() || path != attempt_.watched) return;
+  attempt_.watched.clear();
   if (fixed()) {
     if (type == WatchType::kDeleted) {
       SendCreate();
     } else {
       Check();
     }
-  } else if (type == WatchType::kDeleted && holds_when_watched_goes_ && own_.named()) {
+  } else if (type == WatchType::kDeleted && attempt_.holds_when_watched_goes && own_.named()) {
     Granted();
   } else {
     Check();
@@ -823,8 +818,8 @@ void Contender::EnterPhase(Phase next) {
   if (held) {
     stats_.HoldStarted(MonoNow());
   } else {
-    hold_deadline_ = absl::InfiniteFuture();
     SetSuspended(false);
+    hold_ = Hold{};  // what the hold carried ends with it
     stats_.HoldEnded(MonoNow());
   }
   client_->AdjustHeld(held ? 1 : -1);
@@ -834,15 +829,15 @@ void Contender::Granted() {
   stats_.Granted(MonoNow());
   EnterPhase(Phase::kHeld);
   SetSuspended(false);
-  holds_ = 1;
-  watched_.clear();
-  acquire_deadline_ = absl::InfiniteFuture();
-  revoke_seen_ = false;
-  if (max_hold_ > absl::ZeroDuration()) hold_deadline_ = MonoNow() + max_hold_;
+  hold_.count = 1;
+  hold_.revoke_seen = false;
+  if (max_hold_ > absl::ZeroDuration()) hold_.deadline = MonoNow() + max_hold_;
+  attempt_.watched.clear();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
   if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
-  if (mode_ == Mode::kAsync) {
-    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, own_.czxid(), acquire_request_);
+  if (attempt_.mode == Mode::kAsync) {
+    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, own_.czxid(), attempt_.request);
   }
   if (client_->LeaseDeadline() <= MonoNow()) {
     // Granted while the server has not been heard from for as long as is
@@ -855,8 +850,8 @@ void Contender::Granted() {
 }
 
 void Contender::SetSuspended(bool suspended) {
-  if (suspended == suspended_) return;
-  suspended_ = suspended;
+  if (suspended == hold_.suspended) return;
+  hold_.suspended = suspended;
   if (suspended) {
     stats_.Suspended(MonoNow());
   } else {
@@ -877,12 +872,11 @@ void Contender::Fail(int error) {
   bool was_pending = pending();
   if (was_pending) stats_.AcquireFailed(error);
   EnterPhase(Phase::kIdle);
-  holds_ = 0;
-  watched_.clear();
-  acquire_deadline_ = absl::InfiniteFuture();
+  attempt_.watched.clear();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
-  if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
-    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0, acquire_request_);  // carries the owner that asked
+  if (was_pending && attempt_.mode == Mode::kAsync && !destroyed_) {
+    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0, attempt_.request);  // carries the owner that asked
   }
   owner_ = 0;
   Finish(error);
@@ -898,20 +892,17 @@ void Contender::Lost(int error, uint64_t token) {
   stats_.Lost(error);
   // A lock is let go; an election candidate stays in the race.
   EnterPhase(role_ == Role::kLock ? Phase::kIdle : Phase::kRejoining);
-  SetSuspended(false);
-  holds_ = 0;
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   if (role_ == Role::kLock) {
-    lost_unreleased_ = true;
     lost_owner_ = owner_;
     owner_ = 0;
   } else {
     // It rejoins by itself, on no call of the user's (its events carry no
-    // request id).
-    acquire_request_ = 0;
-    announced_waiting_ = false;
-    mode_ = Mode::kAsync;
-    create_attempts_ = 0;
+    // request id): the attempt that was granted goes on as the rejoin's.
+    attempt_.request = 0;
+    attempt_.announced_waiting = false;
+    attempt_.mode = Mode::kAsync;
+    attempt_.create_attempts = 0;
   }
   client_->Changed();
 }
@@ -925,11 +916,8 @@ void Contender::EndHold(int error) {
   uint64_t owner = owner_;
   stats_.Lost(error);
   EnterPhase(Phase::kIdle);  // an election leaves too: it was told to let go
-  SetSuspended(false);
-  holds_ = 0;
   DeleteOwn();
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
-  lost_unreleased_ = true;
   lost_owner_ = owner;
   owner_ = 0;
   ArmTimer();
@@ -944,7 +932,7 @@ void Contender::NodeGone() {
   ForgetNode();
   if (was_held) Lost(ZKL_ELOST, token);
   if (want_hold()) {
-    create_attempts_ = 0;
+    attempt_.create_attempts = 0;
     SendCreate();
   } else {
     MaybeRetire();
@@ -979,14 +967,14 @@ void Contender::FlushDeferred() {
 }
 
 void Contender::ArmTimer() {
-  absl::Time when = std::min(reaper_.flush_deadline(), hold_deadline_);
-  if (pending()) when = std::min(when, acquire_deadline_);
+  absl::Time when = std::min(reaper_.flush_deadline(), hold_.deadline);
+  if (pending()) when = std::min(when, attempt_.deadline);
   client_->SetTimer(this, when);
 }
 
 void Contender::ForgetNode() {
   own_.Forget();
-  watched_.clear();
+  attempt_.watched.clear();
 }
 
 void Contender::MaybeRetire() {
@@ -1024,7 +1012,7 @@ void Contender::Notify(int type, int error, uint64_t token, uint64_t request) {
 
 void Contender::OnConnected(bool same_session) {
   if (same_session) {
-    if (held() && suspended_) {
+    if (held() && hold_.suspended) {
       SetSuspended(false);
       Notify(ZKL_EVENT_RESTORED, 0, own_.czxid());
     }
@@ -1036,13 +1024,13 @@ void Contender::OnConnected(bool same_session) {
   // create queued while connecting is on its way already; otherwise send one.
   resync_needed_ = false;
   if (pending() && (own_.none() || own_.unknown())) {
-    create_attempts_ = 0;
+    attempt_.create_attempts = 0;
     SendCreate();
   }
 }
 
 void Contender::OnSuspended() {
-  if (held() && !suspended_) {
+  if (held() && !hold_.suspended) {
     SetSuspended(true);
     Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
@@ -1064,8 +1052,8 @@ void Contender::OnSessionLost(int error) {
 void Contender::OnTimer() {
   absl::Time now = MonoNow();
   if (reaper_.flush_deadline() <= now) FlushDeferred();
-  if (held() && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
-  if (pending() && acquire_deadline_ <= now) {
+  if (held() && hold_.deadline <= now) EndHold(ZKL_EMAXHOLD);
+  if (pending() && attempt_.deadline <= now) {
     Fail(ZKL_ETIMEDOUT);
   } else {
     ArmTimer();
@@ -1078,7 +1066,6 @@ void Contender::OnClientClosed() {
   if (pending()) Fail(ZKL_ECLOSED);
   if (held()) Lost(ZKL_ECLOSED, own_.czxid());
   EnterPhase(Phase::kIdle);
-  holds_ = 0;
   ForgetNode();
   // Released nodes go with the closed session too: each async release gets
   // its one RELEASED, as on a session loss.
@@ -1094,7 +1081,7 @@ void Contender::WriteStats(JsonWriter &j) {
   j.Field("path", path_);
   j.Field("kind", kind_name_);
   j.Field("held", held());
-  stats_.Write(j, suspended_, MonoNow());
+  stats_.Write(j, hold_.suspended, MonoNow());
   j.EndObject();
 }
 

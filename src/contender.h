@@ -87,7 +87,7 @@ class Contender : public Listener {
   // group is held for them. Says so to the thread-safety analysis, which
   // cannot see the alias, and checks it.
   void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_->mu()) { client_->mu().AssertHeld(); }
-  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle && holds_ == 0; }
+  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle; }
   bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kHeld; }
   uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return own_.czxid(); }
   // The check that proves `owner`'s hold, for a guarded write.
@@ -140,12 +140,13 @@ class Contender : public Listener {
   //   kAcquiring  an acquire or campaign of the user's: creating the node,
   //               finding it again after a lost reply, or queued behind
   //               the holders the rule names
-  //   kHeld       granted (suspended_ says whether provably so right now)
+  //   kHeld       granted (hold_ says how often, and whether provably so
+  //               right now)
   //   kRejoining  an election candidate back in line by itself after a
   //               loss, no call pending: the next campaign takes it over
   enum class Phase { kIdle, kAcquiring, kHeld, kRejoining };
   // Moves to `next`; entering or leaving kHeld updates what a hold carries
-  // (the client's count of holds, the max-hold deadline, statistics).
+  // (hold_, reset on leaving; the client's count of holds; statistics).
   void EnterPhase(Phase next) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // A hold is wanted: acquiring, held or rejoining.
   bool want_hold() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ != Phase::kIdle; }
@@ -219,35 +220,56 @@ class Contender : public Listener {
   void *const user_data_;
   ContenderGroup *group_ = nullptr;
 
+  // One acquire (or campaign) of the user's: set up by AcquireLocked, over
+  // when Granted or Fail. An election's rejoin after a loss goes on as one,
+  // which the next campaign takes over (TakeOverRejoin).
+  struct Attempt {
+    // Where its last look put it: not waiting (granted at its first look,
+    // if at all), behind another node, or first in line (a semaphore's
+    // first waiter watches the children).
+    enum class Wait { kNotYet, kBehind, kFirst };
+
+    Mode mode = Mode::kBlocking;
+    bool no_wait = false;  // a try, or a zero timeout: fail instead of queueing
+    uint64_t request = 0;  // the async call's id, on its events (0: none)
+    absl::Time deadline = absl::InfiniteFuture();
+    Wait wait = Wait::kNotYet;
+    bool announced_waiting = false;  // an election's NOT_ELECTED went out
+    int create_attempts = 0;         // creates that found a parent missing
+    // The node waited on (or, for children watches, the parent); `{}` lets
+    // AcquireLocked's designated initializer leave it out.
+    std::string watched{};
+    bool holds_when_watched_goes = false;
+  };
+  // What a hold carries, from Granted until the phase leaves kHeld
+  // (EnterPhase resets it): a count of 0 is no hold.
+  struct Hold {
+    uint32_t count = 0;      // the owner's acquisitions (reentrant: more than one)
+    bool suspended = false;  // not provably held right now
+    bool revoke_seen = false;  // REVOKE_REQUESTED went out
+    absl::Time deadline = absl::InfiniteFuture();  // max hold time
+  };
+
   Phase phase_ ABSL_GUARDED_BY(client_->mu()) = Phase::kIdle;
-  // What the user asked for.
-  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
-  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint32_t holds_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  Mode mode_ ABSL_GUARDED_BY(client_->mu()) = Mode::kBlocking;
-  bool no_wait_ ABSL_GUARDED_BY(client_->mu()) = false;  // try, or a zero timeout: fail instead of queueing
+  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;  // the handle is gone; its nodes still go
+  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;      // who acquired, until the hold ends
+  Attempt attempt_ ABSL_GUARDED_BY(client_->mu());
+  Hold hold_ ABSL_GUARDED_BY(client_->mu());
+  // The owner told LOST who has not released since: its release hears ELOST, once.
+  std::optional<uint64_t> lost_owner_ ABSL_GUARDED_BY(client_->mu());
+  // A blocking acquire waits until done_seq_ reaches its number (request_seq_).
   uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   int done_rc_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // the pending async acquire's id (0: none)
-  bool lost_unreleased_ ABSL_GUARDED_BY(client_->mu()) = false;  // LOST delivered, the owner has not released
-  uint64_t lost_owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  bool announced_waiting_ ABSL_GUARDED_BY(client_->mu()) = false;
-  bool waited_ ABSL_GUARDED_BY(client_->mu()) = false;  // this acquire was not granted at its first look
-  bool first_in_line_ ABSL_GUARDED_BY(client_->mu()) = false;  // semaphore: the last look made us first waiter
 
   // What is true on the server, as far as we know.
-  bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
   OwnNode own_ ABSL_GUARDED_BY(client_->mu());  // none, creating, unknown, found or known
   // Nodes of earlier holds on their way out (deleted, retried until gone).
   NodeReaper reaper_ ABSL_GUARDED_BY(client_->mu());
-  absl::Time acquire_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
-  absl::Time hold_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();  // max hold time
-  bool revoke_seen_ ABSL_GUARDED_BY(client_->mu()) = false;  // REVOKE_REQUESTED delivered for this hold
+  // A request's effect is unknown (its connection was lost) or it was not
+  // submitted: look again (Resync) once connected. In any phase: an idle
+  // contender's reaper retries too.
   bool resync_needed_ ABSL_GUARDED_BY(client_->mu()) = false;
-  int create_attempts_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  std::string watched_ ABSL_GUARDED_BY(client_->mu());  // the node (or, for children watches, the parent)
-  bool holds_when_watched_goes_ ABSL_GUARDED_BY(client_->mu()) = false;
 
   // Statistics (docs/STATISTICS.md).
   void SetSuspended(bool suspended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
