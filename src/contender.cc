@@ -17,8 +17,6 @@ std::string_view Basename(std::string_view p) {
 }
 
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
-// How long an async release waits for a following acquire to go out with.
-constexpr absl::Duration kCoalesceWindow = absl::Milliseconds(1);
 // Apache Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the
 // data a revoker writes into the holder's node.
 constexpr std::string_view kRevokeMarker = "__REVOKE__";
@@ -37,15 +35,16 @@ Contender::Contender(std::shared_ptr<Client> client, HandleKind kind, Options op
       max_hold_(opts.max_hold),
       on_revoke_(opts.on_revoke),
       cb_(opts.cb),
-      user_data_(opts.user_data) {}
+      user_data_(opts.user_data),
+      reaper_(this, path_, fixed(), kDelete, kDeleteCheck) {}
 
-std::string Contender::OwnPath() const { return JoinPath(path_, node_); }
+std::string Contender::OwnPath() const { return JoinPath(path_, own_.name()); }
 std::string Contender::FixedPath() const { return JoinPath(path_, rule_->fixed_node()); }
 
 std::string Contender::NodeData() const {
   // A fixed node carries our protected prefix so that we can recognise it
   // after a lost create reply; sequential nodes carry it in their name.
-  return fixed() ? ProtectedPrefix(uuid_) + data_ : data_;
+  return fixed() ? ProtectedPrefix(own_.uuid()) + data_ : data_;
 }
 
 // ---------------------------------------------------------------------------
@@ -59,7 +58,7 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
   uint64_t seq = 0;
   int rc = AcquireLocked(owner, timeout_ms, mode, &seq);
   if (rc != ZKL_OK) return rc;
-  if (mode == Mode::kAsync) return static_cast<int>(acquire_request_);
+  if (mode == Mode::kAsync) return static_cast<int>(attempt_.request);
   if (seq == 0) return rc;
   // A try is a round trip or two: bounded even should an answer be lost.
   absl::Time bound = mode == Mode::kTry ? MonoNow() + client_->AnswerBound() : absl::InfiniteFuture();
@@ -77,18 +76,18 @@ int Contender::Acquire(uint64_t owner, int64_t timeout_ms, Mode mode) {
 int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint64_t *started) {
   *started = 0;
   if (client_->closed()) return ZKL_ECLOSED;
-  if (held() || (want_hold() && holds_ > 0)) {
+  if (held()) {
     if (role_ == Role::kElection) {
       // Campaigning while leader: nothing to do (one event per async call).
-      acquire_request_ = NewRequestId(mode);
-      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, czxid_, acquire_request_);
+      attempt_.request = NewRequestId(mode);
+      if (mode == Mode::kAsync) Notify(ZKL_EVENT_ELECTED, 0, own_.czxid(), attempt_.request);
       return ZKL_OK;
     }
     if (owner != owner_) return ZKL_EBUSY;
     if (!reentrant_) return ZKL_EDEADLK;
-    ++holds_;
-    acquire_request_ = NewRequestId(mode);
-    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
+    ++hold_.count;
+    attempt_.request = NewRequestId(mode);
+    if (mode == Mode::kAsync) Notify(ZKL_EVENT_ACQUIRED, 0, own_.czxid(), attempt_.request);
     return ZKL_OK;
   }
   bool no_wait = mode == Mode::kTry || timeout_ms == 0;
@@ -98,20 +97,16 @@ int Contender::AcquireLocked(uint64_t owner, int64_t timeout_ms, Mode mode, uint
   if (client_->state() == ZKL_SESSION_AUTH_FAILED) return client_->auth_failure();
 
   EnterPhase(Phase::kAcquiring);
-  lost_unreleased_ = false;
-  waited_ = false;
-  first_in_line_ = false;
+  lost_owner_.reset();
   owner_ = owner;
-  mode_ = mode;
   // A zero timeout does not wait: like a try, but failing with ETIMEDOUT.
-  no_wait_ = no_wait;
-  announced_waiting_ = false;
-  create_attempts_ = 0;
+  attempt_ = Attempt{.mode = mode,
+                     .no_wait = no_wait,
+                     .request = NewRequestId(mode),
+                     .deadline = timeout_ms > 0 && !no_wait ? MonoNow() + absl::Milliseconds(timeout_ms)
+                                                            : absl::InfiniteFuture()};
   *started = ++request_seq_;
-  acquire_request_ = NewRequestId(mode);
   stats_.AcquireStarted(MonoNow());
-  acquire_deadline_ = timeout_ms > 0 && !no_wait_ ? MonoNow() + absl::Milliseconds(timeout_ms)
-                                                  : absl::InfiniteFuture();
   ArmTimer();
   Begin();
   return ZKL_OK;
@@ -124,19 +119,19 @@ int Contender::TakeOverRejoin(uint64_t owner, int64_t timeout_ms, Mode mode, boo
   // as any campaign does (leaving the election on timeout or cancel).
   EnterPhase(Phase::kAcquiring);
   owner_ = owner;
-  mode_ = mode;
-  no_wait_ = no_wait;
+  attempt_.mode = mode;
+  attempt_.no_wait = no_wait;
   *started = ++request_seq_;
-  acquire_request_ = NewRequestId(mode);
+  attempt_.request = NewRequestId(mode);
   stats_.AcquireStarted(MonoNow());
   if (no_wait) {
     Fail(mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return ZKL_OK;
   }
-  acquire_deadline_ = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
+  attempt_.deadline = timeout_ms > 0 ? MonoNow() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
   ArmTimer();
   // Already told the line it waits: this caller hears it too.
-  if (mode == Mode::kAsync && announced_waiting_) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+  if (mode == Mode::kAsync && attempt_.announced_waiting) Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
   return ZKL_OK;
 }
 
@@ -163,9 +158,9 @@ int Contender::Release(uint64_t owner, bool wait) {
 int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   // After zkl_client_close every lock call says so, a lost hold included.
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ == 0) {
-    if (lost_unreleased_ && owner == lost_owner_) {
-      lost_unreleased_ = false;  // tell the holder once that it had lost it
+  if (hold_.count == 0) {
+    if (lost_owner_ == owner) {
+      lost_owner_.reset();  // tell the holder once that it had lost it
       return ZKL_ELOST;
     }
     return ZKL_ENOTHELD;
@@ -173,18 +168,20 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
   if (owner != owner_) return ZKL_ENOTOWNER;
   // An async release by the user: RELEASED answers it, with its id.
   uint64_t request = wait || group_ != nullptr ? 0 : client_->NextRequestId();
-  if (--holds_ > 0) {
+  if (--hold_.count > 0) {
     // An inner hold of a reentrant lock: released at once.
     if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
     return static_cast<int>(request);
   }
   EnterPhase(Phase::kIdle);
   owner_ = 0;
-  std::string name = node_;
+  std::string name = own_.name();
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
-  DeleteOwn(/*report_released=*/!wait, /*defer=*/!wait && !fixed() && coalesce, request);
+  std::optional<uint64_t> release;  // an async release hears RELEASED once the node is gone
+  if (!wait) release = request;
+  DeleteOwn(release, /*defer=*/!wait && !fixed() && coalesce);
   if (wait) {
     // One round trip, bounded by the connection: a connection loss fails
     // the delete (it is retried after reconnecting). Past a session timeout
@@ -193,8 +190,8 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     // session).
     absl::Time bound = MonoNow() + client_->AnswerBound();
     Client::BlockingWait blocking(client_.get());
-    while (Deleting(name) && !client_->closed()) {
-      if (blocking.Await(bound) && Deleting(name)) {
+    while (reaper_.Deleting(name) && !client_->closed()) {
+      if (blocking.Await(bound) && reaper_.Deleting(name)) {
         client_->Log(ZKL_LOG_WARN, "zkl", "the release of " + path_ + " got no answer within a session timeout: "
                                           "its node is deleted in the background");
         return ZKL_ETIMEDOUT;
@@ -209,8 +206,8 @@ int Contender::Resign() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ > 0) return ReleaseLocked(owner_, /*wait=*/true);
-  lost_unreleased_ = false;
+  if (hold_.count > 0) return ReleaseLocked(owner_, /*wait=*/true);
+  lost_owner_.reset();
   if (!want_hold()) return ZKL_ENOTHELD;
   Fail(ZKL_ECANCELED);
   return ZKL_OK;
@@ -222,7 +219,7 @@ int64_t Contender::ValidForMs() const {
   // (or has not yet) noticed.
   if (!held()) return 0;
   if (client_->lying_is_held()) return 60 * 60 * 1000;  // test switch: the fence must cope
-  if (suspended_) return 0;
+  if (hold_.suspended) return 0;
   absl::Duration left = client_->LeaseDeadline() - MonoNow();
   return left > absl::ZeroDuration() ? absl::ToInt64Milliseconds(left) : 0;
 }
@@ -245,27 +242,27 @@ int Contender::FencingToken(uint64_t *out) {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
   if (!held()) return ZKL_ENOTHELD;
-  *out = czxid_;
+  *out = own_.czxid();
   return ZKL_OK;
 }
 
 int Contender::GuardLocked(uint64_t owner, WriteGuard *guard) {
   if (client_->closed()) return ZKL_ECLOSED;
-  if (holds_ == 0) return lost_unreleased_ && owner == lost_owner_ ? ZKL_ELOST : ZKL_ENOTHELD;
+  if (hold_.count == 0) return lost_owner_ == owner ? ZKL_ELOST : ZKL_ENOTHELD;
   if (owner != owner_) return ZKL_ENOTOWNER;
-  if (!held() || node_.empty()) return ZKL_ENOTHELD;
+  if (!held() || !own_.named()) return ZKL_ENOTHELD;
   // A suspended hold still sends: the check decides at the quorum, once the
   // session is heard from again.
   guard->checks.push_back(ZkOp{ZkOp::kCheck, OwnPath(), std::string(), 0, -1});
   // The quorum saying the node is gone is news to this hold: it is lost.
-  guard->on_gone.push_back([weak = self(), node = node_] {
+  guard->on_gone.push_back([weak = self(), node = own_.name()] {
     auto me = std::static_pointer_cast<Contender>(weak.lock());
     if (!me) return;
     me->client_->mu().AssertHeld();  // the write's answer runs under it
-    if (me->held() && me->node_ == node) me->NodeGone();
+    if (me->held() && me->own_.name() == node) me->NodeGone();
   });
   guard->owner = owner;
-  guard->token = czxid_;
+  guard->token = own_.czxid();
   return ZKL_OK;
 }
 
@@ -307,7 +304,7 @@ int Contender::Proclaim(std::string_view data) {
 int Contender::HoldCount() {
   MutexLock lock(&client_->mu());
   if (destroyed_) return ZKL_EBADHANDLE;
-  return held() ? static_cast<int>(holds_) : 0;
+  return static_cast<int>(hold_.count);  // 0 unless held
 }
 
 void Contender::Destroy() {
@@ -317,13 +314,12 @@ void Contender::Destroy() {
   client_->Retire(std::static_pointer_cast<Listener>(self().lock()));
   if (pending()) {
     Fail(ZKL_ECANCELED);
-  } else if (held() || holds_ > 0) {
+  } else if (held()) {
     EnterPhase(Phase::kIdle);
-    holds_ = 0;
     DeleteOwn();
   }
   FlushDeferred();  // nothing follows a destroyed handle's release
-  acquire_deadline_ = absl::InfiniteFuture();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
   MaybeRetire();
 }
@@ -341,54 +337,50 @@ bool Contender::Submitted(ZkRc zrc) {
 }
 
 void Contender::Begin() {
-  if (create_in_flight_) return;  // its replies go on
+  if (own_.creating()) return;  // its replies go on
   // A sequential node's delete may still be on its way: the create goes out
   // behind it (ZooKeeper keeps one session's order), so a release and the
   // next acquire cost one round trip together. A fixed node has one name
   // for every acquisition: there the create waits for the delete.
-  if (fixed() && !doomed_.empty()) return;
-  if (!node_.empty() || create_unknown_) {
-    Check();
-  } else {
+  if (fixed() && !reaper_.empty()) return;
+  if (own_.none()) {
     SendCreate();
+  } else {
+    Check();
   }
 }
 
 void Contender::SendCreate() {
   Client::SendBatch batch(client_.get());  // the requests below: one write
-  if (uuid_.empty()) uuid_ = NewUuid();
+  const std::string &uuid = own_.UuidForCreate();
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.
     if (!Submitted(client_->GetData(this, kLeaseCount, path_, false))) return;
   }
   std::string path = fixed() ? FixedPath()
-                             : JoinPath(path_, ProtectedPrefix(uuid_) + std::string(rule_->label()));
+                             : JoinPath(path_, ProtectedPrefix(uuid) + std::string(rule_->label()));
   int flags = fixed() ? kEphemeral : kEphemeral | kSequential;
   // Another handle's release held back on this path goes out first.
   client_->SendDeferredDeletes(path_, this);
-  auto deferred = std::find_if(doomed_.begin(), doomed_.end(), [](const Doomed &d) { return d.deferred; });
-  if (deferred != doomed_.end() && !fixed()) {
+  const std::string *deferred = reaper_.FirstDeferred();
+  if (deferred != nullptr && !fixed()) {
     // An async release still waits to be sent: it goes out with this create
     // as one transaction (one round trip, one log write on the server), and
     // never behind it.
     std::vector<ZkOp> ops(2);
     ops[0].type = ZkOp::kDelete;
-    ops[0].path = JoinPath(path_, deferred->name);
+    ops[0].path = JoinPath(path_, *deferred);
     ops[1].type = ZkOp::kCreate;
     ops[1].path = path;
     ops[1].data = NodeData();
     ops[1].mode = flags;
     if (!Submitted(client_->Multi(this, kReleaseAndCreate, std::move(ops)))) return;
-    deferred->deferred = false;
-    deferred->in_flight = true;
-    coalesced_ = deferred->name;
-    flush_deadline_ = absl::InfiniteFuture();
-    client_->UndeferDelete(path_, this);
+    reaper_.TakenAlong(*client_);
     ArmTimer();
   } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
     return;
   }
-  create_in_flight_ = true;
+  own_.CreateSent();
   if (!fixed()) {
     // Same session, so the server answers after the create: one round trip
     // tells whether we hold.
@@ -402,7 +394,7 @@ void Contender::Check() {
   } else {
     // Only a semaphore's first in line watches the children (when it knows
     // it is first: otherwise its answer tells, and it asks again).
-    bool watch = want_hold() && rule_->max_leases() > 0 && first_in_line_;
+    bool watch = want_hold() && rule_->max_leases() > 0 && attempt_.wait == Attempt::Wait::kFirst;
     Submitted(client_->GetChildren(this, watch ? kChildrenWatched : kChildren, path_, watch));
   }
 }
@@ -415,16 +407,16 @@ void Contender::Resync() {
     if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
     return;
   }
-  if (!want_hold() && node_.empty() && !create_unknown_) {
+  if (!want_hold() && (own_.none() || own_.creating())) {
     MaybeRetire();
     return;
   }
-  if (create_in_flight_ || (fixed() && !doomed_.empty())) return;
-  if (node_.empty() && !create_unknown_) {
+  if (own_.creating() || (fixed() && !reaper_.empty())) return;
+  if (own_.none()) {
     if (want_hold()) SendCreate();
     return;
   }
-  if (!want_hold() && !node_.empty()) {
+  if (!want_hold() && own_.named()) {
     DeleteOwn();
     return;
   }
@@ -434,7 +426,7 @@ void Contender::Resync() {
 void Contender::ResyncWhenConnected() {
   // A request failed with a connection loss: its effect is unknown. Look
   // again once ZooKeeper is connected (requests sent now would only fail).
-  if (no_wait_ && pending()) {
+  if (attempt_.no_wait && pending()) {
     // A try (or zero timeout) does not wait for a reconnect; its node, if
     // the create got through, is cleaned up after the reconnect.
     Fail(ZKL_ECONNECTION);
@@ -484,8 +476,7 @@ void Contender::OnReply(const Reply &r) {
 void Contender::OnReleaseAndCreate(const Reply &r) {
   const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
   const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
-  std::string released = coalesced_;
-  coalesced_.clear();
+  std::string released = reaper_.TakeCoalesced();
   if (r.rc == ZkRc::kOk && del && create) {
     DeleteDone(released, ZkRc::kOk);
     CreateDone(ZkRc::kOk, create->value, &create->stat);
@@ -495,13 +486,12 @@ void Contender::OnReleaseAndCreate(const Reply &r) {
   } else if (del && del->rc == ZkRc::kNoNode) {
     // The released node was gone already: only the create is left.
     DeleteDone(released, ZkRc::kNoNode);
-    create_in_flight_ = false;
+    own_.CreateFailed();
     if (want_hold()) SendCreate(); else MaybeRetire();
   } else {
     // The create failed (e.g. the parent is gone), so nothing happened:
     // delete the old node on its own, and handle the create's error.
-    auto it = FindDoomed(released);
-    if (it != doomed_.end()) it->in_flight = false;
+    reaper_.Requeue(released);
     SendDeletes();
     CreateDone(create ? create->rc : r.rc, {}, nullptr);
   }
@@ -512,11 +502,11 @@ void Contender::OnChildren(const Reply &r) {
   if (r.rc == ZkRc::kOk) {
     Evaluate(*r.children, r.op == kChildrenWatched);
   } else if (r.rc == ZkRc::kNoNode) {
-    if (!node_.empty()) {
+    if (own_.named()) {
       NodeGone();  // the lock node went, and ours with it
-    } else if (create_unknown_ && !create_in_flight_) {
+    } else if (own_.unknown()) {
       // No lock node, so the create whose reply was lost made nothing.
-      create_unknown_ = false;
+      own_.NotFound();
       if (want_hold()) SendCreate(); else MaybeRetire();
     }
   } else if (IsConnectionError(r.rc)) {
@@ -526,11 +516,11 @@ void Contender::OnChildren(const Reply &r) {
 
 // The node the rule says to wait for: its existence read set the watch.
 void Contender::OnWatchedNode(const Reply &r) {
-  if (*r.path != watched_ || !want_hold() || held()) return;
+  if (*r.path != attempt_.watched || !want_hold() || held()) return;
   if (r.rc == ZkRc::kNoNode) {
     // Gone before the watch was set: as good as a deletion.
-    watched_.clear();
-    if (holds_when_watched_goes_ && !node_.empty()) {
+    attempt_.watched.clear();
+    if (attempt_.holds_when_watched_goes && own_.named()) {
       Granted();
     } else {
       Check();
@@ -538,7 +528,7 @@ void Contender::OnWatchedNode(const Reply &r) {
   } else if (IsConnectionError(r.rc)) {
     // The watch may be set on no server (the C client restores only
     // the watches whose reads were answered): set it again.
-    watched_.clear();
+    attempt_.watched.clear();
     ResyncWhenConnected();
   }
 }
@@ -547,7 +537,7 @@ void Contender::OnWatchedNode(const Reply &r) {
 void Contender::OnOwnData(const Reply &r) {
   if (r.rc == ZkRc::kOk) {
     if (static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
-      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      own_.Confirmed(static_cast<uint64_t>(r.stat->czxid));
       if (want_hold()) {
         Check();
       } else {
@@ -572,11 +562,11 @@ void Contender::OnRevokeWatch(const Reply &r) {
   if (!held() || *r.path != OwnPath()) return;
   if (r.rc == ZkRc::kNoNode) {
     NodeGone();
-  } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !revoke_seen_) {
+  } else if (r.rc == ZkRc::kOk && r.data == kRevokeMarker && !hold_.revoke_seen) {
     // Someone asked us to let go (zkl_revoke, or Curator's Revoker).
-    revoke_seen_ = true;
+    hold_.revoke_seen = true;
     stats_.Revoked();
-    Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, czxid_);
+    Notify(ZKL_EVENT_REVOKE_REQUESTED, 0, own_.czxid());
     if (on_revoke_ == ZKL_REVOKE_RELEASE) EndHold(ZKL_EREVOKED);
   } else if (IsConnectionError(r.rc)) {
     resync_needed_ = true;  // set the watch again once connected
@@ -602,11 +592,11 @@ void Contender::OnLeaseCount(const Reply &r) {
 void Contender::OnFixedData(const Reply &r) {
   if (!want_hold()) {
     if (r.rc == ZkRc::kOk && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-        r.data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_)) {
-      node_ = std::string(rule_->fixed_node());
+        r.data.substr(0, ProtectedPrefix(own_.uuid()).size()) == ProtectedPrefix(own_.uuid())) {
+      own_.Adopted(std::string(rule_->fixed_node()), static_cast<uint64_t>(r.stat->czxid));
       DeleteOwn();
     } else {
-      create_unknown_ = false;
+      own_.NotFound();
       MaybeRetire();
     }
     return;
@@ -614,25 +604,25 @@ void Contender::OnFixedData(const Reply &r) {
   if (held()) return;
   if (r.rc == ZkRc::kOk) {
     std::string_view data = r.data;
-    bool ours = !uuid_.empty() &&
+    std::string prefix = ProtectedPrefix(own_.uuid());
+    bool ours = !own_.uuid().empty() &&
                 static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id() &&
-                data.substr(0, ProtectedPrefix(uuid_).size()) == ProtectedPrefix(uuid_);
-    create_unknown_ = false;
+                data.substr(0, prefix.size()) == prefix;
+    own_.NotFound();  // the node there answers for a lost create of ours
     if (ours) {
-      node_ = std::string(rule_->fixed_node());
-      czxid_ = static_cast<uint64_t>(r.stat->czxid);
+      own_.Adopted(std::string(rule_->fixed_node()), static_cast<uint64_t>(r.stat->czxid));
       Granted();
-    } else if (no_wait_) {
-      Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+    } else if (attempt_.no_wait) {
+      Fail(attempt_.mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     } else {
-      watched_ = FixedPath();
-      if (role_ == Role::kElection && !announced_waiting_) {
-        announced_waiting_ = true;
-        Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+      attempt_.watched = FixedPath();
+      if (role_ == Role::kElection && !attempt_.announced_waiting) {
+        attempt_.announced_waiting = true;
+        Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
       }
     }
   } else if (r.rc == ZkRc::kNoNode) {
-    create_unknown_ = false;
+    own_.NotFound();
     SendCreate();  // free: race for it
   } else if (IsConnectionError(r.rc)) {
     ResyncWhenConnected();
@@ -640,19 +630,24 @@ void Contender::OnFixedData(const Reply &r) {
 }
 
 void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) {
-  create_in_flight_ = false;
   if (rc == ZkRc::kOk) {
-    node_ = std::string(Basename(value));
-    czxid_ = static_cast<uint64_t>(stat->czxid);
-    create_unknown_ = false;
+    own_.Created(std::string(Basename(value)), static_cast<uint64_t>(stat->czxid));
     if (!want_hold()) {
       DeleteOwn();
     } else if (fixed()) {
       Granted();
     }
     // Sequential: the pipelined children reply follows and decides.
-  } else if (rc == ZkRc::kNoNode) {
-    if (want_hold() && ++create_attempts_ > kMaxCreateAttempts) {
+    return;
+  }
+  if (IsConnectionError(rc)) {
+    own_.CreateLost();
+    ResyncWhenConnected();
+    return;
+  }
+  own_.CreateFailed();
+  if (rc == ZkRc::kNoNode) {
+    if (want_hold() && ++attempt_.create_attempts > kMaxCreateAttempts) {
       Fail(ZKL_EZOOKEEPER);  // parents keep vanishing: give up loudly
     } else if (want_hold()) {
       std::string leaf;
@@ -664,51 +659,53 @@ void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat
     }
   } else if (rc == ZkRc::kNodeExists && fixed()) {
     if (want_hold()) Check();
-  } else if (IsConnectionError(rc)) {
-    create_unknown_ = true;
-    ResyncWhenConnected();
   } else {
     Fail(ZkError(rc));
   }
 }
 
-std::vector<Contender::Doomed>::iterator Contender::FindDoomed(std::string_view name) {
-  return std::find_if(doomed_.begin(), doomed_.end(), [&](const Doomed &d) { return d.name == name; });
-}
-
 void Contender::DeleteDone(const std::string &name, ZkRc rc) {
-  auto it = FindDoomed(name);
-  if (it == doomed_.end()) return;
-  it->in_flight = false;
-  if (IsConnectionError(rc)) {
-    it->verify = true;
-    ResyncWhenConnected();  // it may still exist: delete it again later
-  } else {
-    // Gone (or undeletable: nothing more we can do about it).
-    if (it->report_released) {
-      Notify(ZKL_EVENT_RELEASED, rc == ZkRc::kOk || rc == ZkRc::kNoNode ? 0 : ZkError(rc), 0,
-             it->release_request);
-    }
-    doomed_.erase(it);
-    if (want_hold() && fixed()) Begin();
-    MaybeRetire();
+  NodeReaper::Outcome outcome = reaper_.OnDeleteAnswer(name, rc);
+  switch (outcome.kind) {
+    case NodeReaper::Outcome::Kind::kNotListed: return;
+    case NodeReaper::Outcome::Kind::kInDoubt: ResyncWhenConnected(); break;
+    default: Reaped(outcome); break;
   }
   client_->Changed();
 }
 
+void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
+  NodeReaper::Outcome outcome = reaper_.OnCheckAnswer(*client_, name, r);
+  switch (outcome.kind) {
+    case NodeReaper::Outcome::Kind::kInDoubt: ResyncWhenConnected(); break;
+    case NodeReaper::Outcome::Kind::kUnsent: resync_needed_ = true; break;
+    case NodeReaper::Outcome::Kind::kGone:
+      Reaped(outcome);
+      client_->Changed();
+      break;
+    default: break;
+  }
+}
+
+void Contender::Reaped(const NodeReaper::Outcome &gone) {
+  if (gone.release) Notify(ZKL_EVENT_RELEASED, gone.error, 0, *gone.release);
+  if (want_hold() && fixed()) Begin();  // a fixed node's create waits for it
+  MaybeRetire();
+}
+
 void Contender::Evaluate(const std::vector<std::string_view> &children, bool watched_children) {
-  if (create_in_flight_) return;  // the create's reply comes first
-  if (node_.empty()) {
-    if (!create_unknown_) return;  // reply to a failed create's pipelined read
+  if (own_.creating()) return;  // the create's reply comes first
+  if (own_.none()) return;       // reply to a failed create's pipelined read
+  if (own_.unknown()) {
     // Find our node by its protected prefix (a create whose reply was lost).
-    std::string prefix = ProtectedPrefix(uuid_);
+    std::string prefix = ProtectedPrefix(own_.uuid());
     for (std::string_view name : children) {
       if (name.substr(0, prefix.size()) == prefix) {
         Adopt(std::string(name));
         return;
       }
     }
-    create_unknown_ = false;
+    own_.NotFound();
     if (want_hold()) {
       SendCreate();
     } else {
@@ -721,18 +718,18 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
     return;
   }
   if (held()) return;
-  if (czxid_ == 0) {
+  if (!own_.known()) {
     // Found again by its prefix but not yet confirmed as ours (owner and
     // czxid unread): never grant on it. The answer evaluates again.
-    Adopt(node_);
+    Adopt(own_.name());
     return;
   }
 
   // Only the nodes up to our own matter to every rule (nobody behind us is
   // in our way), so a deep queue costs one pass, not a sort of all of it.
-  std::optional<int64_t> own_seq = SequenceOf(node_);
+  std::optional<int64_t> own_seq = SequenceOf(own_.name());
   std::vector<QueueEntry> queue = BuildQueue(*rule_, children, own_seq);
-  std::string_view own_name = node_;  // a copy the lambda may read
+  std::string_view own_name = own_.name();  // a copy the lambda may read
   auto own = std::find_if(queue.begin(), queue.end(),
                           [&](const QueueEntry &e) { return e.name == own_name; });
   if (own == queue.end()) {
@@ -741,7 +738,7 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   }
   Decision d = rule_->Decide(queue, static_cast<size_t>(own - queue.begin()));
   if (d.holds) {
-    if (waited_ && rule_->hands_off()) {
+    if (attempt_.wait != Attempt::Wait::kNotYet && rule_->hands_off()) {
       // Our successor, if any, watches our node: touching it hands it the
       // place of first in line (semaphore.cc).
       int64_t own_seq_value = own_seq.value_or(0);
@@ -753,46 +750,45 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
     Granted();
     return;
   }
-  waited_ = true;
-  if (no_wait_) {
-    Fail(mode_ == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
+  if (attempt_.wait == Attempt::Wait::kNotYet) attempt_.wait = Attempt::Wait::kBehind;
+  if (attempt_.no_wait) {
+    Fail(attempt_.mode == Mode::kTry ? ZKL_EAGAIN : ZKL_ETIMEDOUT);
     return;
   }
-  if (role_ == Role::kElection && !announced_waiting_) {
-    announced_waiting_ = true;
-    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, acquire_request_);
+  if (role_ == Role::kElection && !attempt_.announced_waiting) {
+    attempt_.announced_waiting = true;
+    Notify(ZKL_EVENT_NOT_ELECTED, 0, 0, attempt_.request);
   }
-  first_in_line_ = d.watch < 0;
+  attempt_.wait = d.watch < 0 ? Attempt::Wait::kFirst : Attempt::Wait::kBehind;
   if (d.watch < 0) {
-    holds_when_watched_goes_ = false;
+    attempt_.holds_when_watched_goes = false;
     if (watched_children) {
-      watched_ = path_;  // the children watch was set by the read itself
+      attempt_.watched = path_;  // the children watch was set by the read itself
     } else {
       // First in line, read without a watch: read again with one (a change
       // in between shows in that answer).
-      watched_.clear();
+      attempt_.watched.clear();
       Submitted(client_->GetChildren(this, kChildrenWatched, path_, true));
     }
     return;
   }
   std::string target = JoinPath(path_, queue[static_cast<size_t>(d.watch)].name);
-  if (target == watched_) return;  // already watching it
-  watched_ = target;
-  holds_when_watched_goes_ = d.holds_when_watched_goes;
+  if (target == attempt_.watched) return;  // already watching it
+  attempt_.watched = target;
+  attempt_.holds_when_watched_goes = d.holds_when_watched_goes;
   // getData, not exists: if the node is already gone we learn it without
   // leaving a watch behind on a path that may never exist again.
-  Submitted(client_->GetData(this, kWatchNode, watched_, true));
+  Submitted(client_->GetData(this, kWatchNode, attempt_.watched, true));
 }
 
 void Contender::Adopt(const std::string &name) {
-  node_ = name;
-  create_unknown_ = false;
+  own_.Found(name);
   // Confirm ownership (ephemeralOwner == our session) and learn the czxid.
   Submitted(client_->GetData(this, kOwnData, OwnPath(), false));
 }
 
 void Contender::OnWatch(WatchType type, const std::string &path) {
-  if (held() && !node_.empty() && path == OwnPath()) {
+  if (held() && own_.named() && path == OwnPath()) {
     // The own node's watch (revocable holds): a revocation marker, or the
     // node is gone.
     if (type == WatchType::kDeleted) {
@@ -802,15 +798,15 @@ void Contender::OnWatch(WatchType type, const std::string &path) {
     }
     return;
   }
-  if (!want_hold() || held() || path != watched_) return;
-  watched_.clear();
+  if (!want_hold() || held() || path != attempt_.watched) return;
+  attempt_.watched.clear();
   if (fixed()) {
     if (type == WatchType::kDeleted) {
       SendCreate();
     } else {
       Check();
     }
-  } else if (type == WatchType::kDeleted && holds_when_watched_goes_ && !node_.empty()) {
+  } else if (type == WatchType::kDeleted && attempt_.holds_when_watched_goes && own_.named()) {
     Granted();
   } else {
     Check();
@@ -825,8 +821,8 @@ void Contender::EnterPhase(Phase next) {
   if (held) {
     stats_.HoldStarted(MonoNow());
   } else {
-    hold_deadline_ = absl::InfiniteFuture();
     SetSuspended(false);
+    hold_ = Hold{};  // what the hold carried ends with it
     stats_.HoldEnded(MonoNow());
   }
   client_->AdjustHeld(held ? 1 : -1);
@@ -836,29 +832,29 @@ void Contender::Granted() {
   stats_.Granted(MonoNow());
   EnterPhase(Phase::kHeld);
   SetSuspended(false);
-  holds_ = 1;
-  watched_.clear();
-  acquire_deadline_ = absl::InfiniteFuture();
-  revoke_seen_ = false;
-  if (max_hold_ > absl::ZeroDuration()) hold_deadline_ = MonoNow() + max_hold_;
+  hold_.count = 1;
+  hold_.revoke_seen = false;
+  if (max_hold_ > absl::ZeroDuration()) hold_.deadline = MonoNow() + max_hold_;
+  attempt_.watched.clear();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
   if (on_revoke_ != ZKL_REVOKE_IGNORE) WatchOwnNode();
-  if (mode_ == Mode::kAsync) {
-    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, czxid_, acquire_request_);
+  if (attempt_.mode == Mode::kAsync) {
+    Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, own_.czxid(), attempt_.request);
   }
   if (client_->LeaseDeadline() <= MonoNow()) {
     // Granted while the server has not been heard from for as long as is
     // safe (e.g. right after a freeze): held, but not provably; the events
     // say so as is_held does, and RESTORED follows the next answer.
     SetSuspended(true);
-    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
+    Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
   Finish(ZKL_OK);
 }
 
 void Contender::SetSuspended(bool suspended) {
-  if (suspended == suspended_) return;
-  suspended_ = suspended;
+  if (suspended == hold_.suspended) return;
+  hold_.suspended = suspended;
   if (suspended) {
     stats_.Suspended(MonoNow());
   } else {
@@ -879,18 +875,17 @@ void Contender::Fail(int error) {
   bool was_pending = pending();
   if (was_pending) stats_.AcquireFailed(error);
   EnterPhase(Phase::kIdle);
-  holds_ = 0;
-  watched_.clear();
-  acquire_deadline_ = absl::InfiniteFuture();
+  attempt_.watched.clear();
+  attempt_.deadline = absl::InfiniteFuture();
   ArmTimer();
-  if (was_pending && mode_ == Mode::kAsync && !destroyed_) {
-    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0, acquire_request_);  // carries the owner that asked
+  if (was_pending && attempt_.mode == Mode::kAsync && !destroyed_) {
+    Notify(ZKL_EVENT_ACQUIRE_FAILED, error, 0, attempt_.request);  // carries the owner that asked
   }
   owner_ = 0;
   Finish(error);
-  if (!node_.empty()) {
-    if (!create_in_flight_) DeleteOwn();
-  } else if (create_unknown_ && !create_in_flight_) {
+  if (own_.named()) {
+    DeleteOwn();
+  } else if (own_.unknown()) {
     ResyncWhenConnected();  // find the node the lost reply would have named
   }
   MaybeRetire();
@@ -900,20 +895,17 @@ void Contender::Lost(int error, uint64_t token) {
   stats_.Lost(error);
   // A lock is let go; an election candidate stays in the race.
   EnterPhase(role_ == Role::kLock ? Phase::kIdle : Phase::kRejoining);
-  SetSuspended(false);
-  holds_ = 0;
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
   if (role_ == Role::kLock) {
-    lost_unreleased_ = true;
     lost_owner_ = owner_;
     owner_ = 0;
   } else {
     // It rejoins by itself, on no call of the user's (its events carry no
-    // request id).
-    acquire_request_ = 0;
-    announced_waiting_ = false;
-    mode_ = Mode::kAsync;
-    create_attempts_ = 0;
+    // request id): the attempt that was granted goes on as the rejoin's.
+    attempt_.request = 0;
+    attempt_.announced_waiting = false;
+    attempt_.mode = Mode::kAsync;
+    attempt_.create_attempts = 0;
   }
   client_->Changed();
 }
@@ -923,15 +915,12 @@ void Contender::WatchOwnNode() {
 }
 
 void Contender::EndHold(int error) {
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   uint64_t owner = owner_;
   stats_.Lost(error);
   EnterPhase(Phase::kIdle);  // an election leaves too: it was told to let go
-  SetSuspended(false);
-  holds_ = 0;
   DeleteOwn();
   if (!destroyed_) Notify(ZKL_EVENT_LOST, error, token);
-  lost_unreleased_ = true;
   lost_owner_ = owner;
   owner_ = 0;
   ArmTimer();
@@ -942,94 +931,57 @@ void Contender::NodeGone() {
   // Our node disappeared while the session lives (lock node deleted by an
   // administrator, or a container cleanup race).
   bool was_held = held();
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   ForgetNode();
   if (was_held) Lost(ZKL_ELOST, token);
   if (want_hold()) {
-    create_attempts_ = 0;
+    attempt_.create_attempts = 0;
     SendCreate();
   } else {
     MaybeRetire();
   }
 }
 
-void Contender::DeleteOwn(bool report_released, bool defer, uint64_t release_request) {
-  if (node_.empty()) {
+void Contender::DeleteOwn(std::optional<uint64_t> release, bool defer) {
+  if (!own_.named()) {
     // Nothing to delete: the release is complete (one RELEASED per async call).
-    if (report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, release_request);
+    if (release) Notify(ZKL_EVENT_RELEASED, 0, 0, *release);
     return;
   }
-  doomed_.push_back({node_, false, report_released, defer, false, release_request});
-  ForgetNode();
   if (defer) {
     // An acquire that follows at once takes the delete along (SendCreate);
     // otherwise it goes out alone a moment later.
-    flush_deadline_ = std::min(flush_deadline_, MonoNow() + kCoalesceWindow);
-    client_->DeferDelete(path_, this);
+    reaper_.AddDeferred(*client_, own_.name(), release);
+    ForgetNode();
     ArmTimer();
   } else {
+    reaper_.Add(own_.name(), release);
+    ForgetNode();
     SendDeletes();
   }
 }
 
 void Contender::SendDeletes() {
-  for (Doomed &d : doomed_) {
-    if (d.in_flight || d.deferred) continue;
-    std::string path = JoinPath(path_, d.name);
-    ZkRc rc = d.verify && fixed() ? client_->Exists(this, kDeleteCheck, path, false)
-                                  : client_->DeleteNode(this, kDelete, path);
-    if (Submitted(rc)) d.in_flight = true;
-  }
-}
-
-void Contender::DeleteCheckDone(const std::string &name, const Reply &r) {
-  auto it = FindDoomed(name);
-  if (it == doomed_.end()) return;
-  it->in_flight = false;
-  if (IsConnectionError(r.rc)) {
-    ResyncWhenConnected();
-    return;
-  }
-  if (r.rc == ZkRc::kOk && r.stat && static_cast<uint64_t>(r.stat->ephemeral_owner) == client_->session_id()) {
-    // Still ours: delete exactly this version of it.
-    if (Submitted(client_->DeleteNode(this, kDelete, JoinPath(path_, name), r.stat->version))) {
-      it->in_flight = true;
-    }
-    return;
-  }
-  // Gone, or another session's node now: ours went with the lost answer.
-  DeleteDone(name, ZkRc::kNoNode);
+  if (!reaper_.Send(*client_)) resync_needed_ = true;  // sent again once connected
 }
 
 void Contender::FlushDeferred() {
-  flush_deadline_ = absl::InfiniteFuture();
-  client_->UndeferDelete(path_, this);
-  for (Doomed &d : doomed_) d.deferred = false;
-  SendDeletes();
+  if (!reaper_.Flush(*client_)) resync_needed_ = true;
 }
 
 void Contender::ArmTimer() {
-  absl::Time when = std::min(flush_deadline_, hold_deadline_);
-  if (pending()) when = std::min(when, acquire_deadline_);
+  absl::Time when = std::min(reaper_.flush_deadline(), hold_.deadline);
+  if (pending()) when = std::min(when, attempt_.deadline);
   client_->SetTimer(this, when);
 }
 
-bool Contender::Deleting(const std::string &name) const {
-  return std::any_of(doomed_.begin(), doomed_.end(),
-                     [&](const Doomed &d) { return d.name == name && d.in_flight; });
-}
-
 void Contender::ForgetNode() {
-  node_.clear();
-  uuid_.clear();
-  czxid_ = 0;
-  create_unknown_ = false;
-  watched_.clear();
+  own_.Forget();
+  attempt_.watched.clear();
 }
 
 void Contender::MaybeRetire() {
-  if (destroyed_ && !want_hold() && node_.empty() && !create_in_flight_ && !create_unknown_ &&
-      doomed_.empty()) {
+  if (destroyed_ && !want_hold() && own_.none() && reaper_.empty()) {
     client_->RemoveListener(public_id());  // may free *this: nothing after it
   }
 }
@@ -1063,40 +1015,37 @@ void Contender::Notify(int type, int error, uint64_t token, uint64_t request) {
 
 void Contender::OnConnected(bool same_session) {
   if (same_session) {
-    if (held() && suspended_) {
+    if (held() && hold_.suspended) {
       SetSuspended(false);
-      Notify(ZKL_EVENT_RESTORED, 0, czxid_);
+      Notify(ZKL_EVENT_RESTORED, 0, own_.czxid());
     }
     if (resync_needed_) Resync();
     return;
   }
-  // A brand-new session: nothing of ours exists on the server. A create
-  // queued while connecting is on its way already; otherwise send one.
+  // A brand-new session: nothing of ours exists on the server (a create
+  // whose answer was lost made the old session's node, never ours now). A
+  // create queued while connecting is on its way already; otherwise send one.
   resync_needed_ = false;
-  if (pending() && !create_in_flight_ && node_.empty()) {
-    create_attempts_ = 0;
+  if (pending() && (own_.none() || own_.unknown())) {
+    attempt_.create_attempts = 0;
     SendCreate();
   }
 }
 
 void Contender::OnSuspended() {
-  if (held() && !suspended_) {
+  if (held() && !hold_.suspended) {
     SetSuspended(true);
-    Notify(ZKL_EVENT_SUSPENDED, 0, czxid_);
+    Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
 }
 
 void Contender::OnSessionLost(int error) {
   bool was_held = held();
-  uint64_t token = czxid_;
+  uint64_t token = own_.czxid();
   ForgetNode();
-  create_in_flight_ = false;
   resync_needed_ = false;
-  for (const Doomed &d : doomed_) {
-    // The node died (or will die) with the session: the release is complete.
-    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
-  }
-  doomed_.clear();
+  // Released nodes died (or will die) with the session: each release is complete.
+  for (uint64_t release : reaper_.DropAll()) Notify(ZKL_EVENT_RELEASED, 0, 0, release);
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (pending() && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
   client_->Changed();
@@ -1105,9 +1054,9 @@ void Contender::OnSessionLost(int error) {
 
 void Contender::OnTimer() {
   absl::Time now = MonoNow();
-  if (flush_deadline_ <= now) FlushDeferred();
-  if (held() && hold_deadline_ <= now) EndHold(ZKL_EMAXHOLD);
-  if (pending() && acquire_deadline_ <= now) {
+  if (reaper_.flush_deadline() <= now) FlushDeferred();
+  if (held() && hold_.deadline <= now) EndHold(ZKL_EMAXHOLD);
+  if (pending() && attempt_.deadline <= now) {
     Fail(ZKL_ETIMEDOUT);
   } else {
     ArmTimer();
@@ -1118,18 +1067,12 @@ void Contender::OnClientClosed() {
   // The session's close deletes every node; end what is pending, and tell a
   // holder that its hold ends (a close is a loss to it, never a release).
   if (pending()) Fail(ZKL_ECLOSED);
-  if (held()) Lost(ZKL_ECLOSED, czxid_);
+  if (held()) Lost(ZKL_ECLOSED, own_.czxid());
   EnterPhase(Phase::kIdle);
-  holds_ = 0;
   ForgetNode();
-  create_in_flight_ = false;
   // Released nodes go with the closed session too: each async release gets
   // its one RELEASED, as on a session loss.
-  std::vector<Doomed> doomed = std::move(doomed_);
-  doomed_.clear();
-  for (const Doomed &d : doomed) {
-    if (d.report_released) Notify(ZKL_EVENT_RELEASED, 0, 0, d.release_request);
-  }
+  for (uint64_t release : reaper_.DropAll()) Notify(ZKL_EVENT_RELEASED, 0, 0, release);
   client_->Changed();
 }
 
@@ -1141,7 +1084,7 @@ void Contender::WriteStats(JsonWriter &j) {
   j.Field("path", path_);
   j.Field("kind", kind_name_);
   j.Field("held", held());
-  stats_.Write(j, suspended_, MonoNow());
+  stats_.Write(j, hold_.suspended, MonoNow());
   j.EndObject();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "contender_stats.h"
 #include "guarded_write.h"
 #include "json.h"
+#include "node_reaper.h"
+#include "own_node.h"
 #include "rule.h"
 
 namespace zkl {
@@ -84,9 +87,9 @@ class Contender : public Listener {
   // group is held for them. Says so to the thread-safety analysis, which
   // cannot see the alias, and checks it.
   void AssertLocked() const ABSL_ASSERT_EXCLUSIVE_LOCK(client_->mu()) { client_->mu().AssertHeld(); }
-  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle && holds_ == 0; }
+  bool idle() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kIdle; }
   bool held() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ == Phase::kHeld; }
-  uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return czxid_; }
+  uint64_t token() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return own_.czxid(); }
   // The check that proves `owner`'s hold, for a guarded write.
   int GuardLocked(uint64_t owner, WriteGuard *guard) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // Whether a guarded write may touch `op`'s path (in this lock's tree).
@@ -133,16 +136,17 @@ class Contender : public Listener {
 
   // Where the contender is (docs/ARCHITECTURE.md has the diagram):
   //   kIdle       no hold wanted; nodes of earlier holds may still be
-  //               on their way out (doomed_)
+  //               on their way out (reaper_)
   //   kAcquiring  an acquire or campaign of the user's: creating the node,
   //               finding it again after a lost reply, or queued behind
   //               the holders the rule names
-  //   kHeld       granted (suspended_ says whether provably so right now)
+  //   kHeld       granted (hold_ says how often, and whether provably so
+  //               right now)
   //   kRejoining  an election candidate back in line by itself after a
   //               loss, no call pending: the next campaign takes it over
   enum class Phase { kIdle, kAcquiring, kHeld, kRejoining };
   // Moves to `next`; entering or leaving kHeld updates what a hold carries
-  // (the client's count of holds, the max-hold deadline, statistics).
+  // (hold_, reset on leaving; the client's count of holds; statistics).
   void EnterPhase(Phase next) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // A hold is wanted: acquiring, held or rejoining.
   bool want_hold() const ABSL_SHARED_LOCKS_REQUIRED(client_->mu()) { return phase_ != Phase::kIdle; }
@@ -161,6 +165,7 @@ class Contender : public Listener {
   void Resync() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ResyncWhenConnected() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Evaluate(const std::vector<std::string_view> &children, bool watched_children = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // Takes the node found by our uuid, and reads it to confirm it is ours.
   void Adopt(const std::string &name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -170,10 +175,10 @@ class Contender : public Listener {
   void EndHold(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void WatchOwnNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void NodeGone() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  // Moves the own node to the doomed list and sends its delete (or, with
-  // `defer`, lets a following acquire take it along). `report_released`:
-  // RELEASED follows once the node is gone, carrying `release_request`.
-  void DeleteOwn(bool report_released = false, bool defer = false, uint64_t release_request = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // Hands the own node to the reaper, which sends its delete (or, with
+  // `defer`, lets a following acquire take it along). `release`: the async
+  // release whose RELEASED follows once the node is gone.
+  void DeleteOwn(std::optional<uint64_t> release = std::nullopt, bool defer = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void SendDeletes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void FlushDeferred() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ArmTimer() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -187,8 +192,11 @@ class Contender : public Listener {
   void OnLeaseCount(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnFixedData(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  // The reaper's answers: a delete's, a fixed node's check before a retried
+  // delete; Reaped reacts to a node gone off its list.
   void DeleteDone(const std::string &name, ZkRc rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  bool Deleting(const std::string &name) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void DeleteCheckDone(const std::string &name, const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void Reaped(const NodeReaper::Outcome &gone) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void ForgetNode() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Finish(int rc) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());  // result of the current acquire request
   // `request`: the id of the async call the event answers (0: none).
@@ -212,57 +220,56 @@ class Contender : public Listener {
   void *const user_data_;
   ContenderGroup *group_ = nullptr;
 
+  // One acquire (or campaign) of the user's: set up by AcquireLocked, over
+  // when Granted or Fail. An election's rejoin after a loss goes on as one,
+  // which the next campaign takes over (TakeOverRejoin).
+  struct Attempt {
+    // Where its last look put it: not waiting (granted at its first look,
+    // if at all), behind another node, or first in line (a semaphore's
+    // first waiter watches the children).
+    enum class Wait { kNotYet, kBehind, kFirst };
+
+    Mode mode = Mode::kBlocking;
+    bool no_wait = false;  // a try, or a zero timeout: fail instead of queueing
+    uint64_t request = 0;  // the async call's id, on its events (0: none)
+    absl::Time deadline = absl::InfiniteFuture();
+    Wait wait = Wait::kNotYet;
+    bool announced_waiting = false;  // an election's NOT_ELECTED went out
+    int create_attempts = 0;         // creates that found a parent missing
+    // The node waited on (or, for children watches, the parent); `{}` lets
+    // AcquireLocked's designated initializer leave it out.
+    std::string watched{};
+    bool holds_when_watched_goes = false;
+  };
+  // What a hold carries, from Granted until the phase leaves kHeld
+  // (EnterPhase resets it): a count of 0 is no hold.
+  struct Hold {
+    uint32_t count = 0;      // the owner's acquisitions (reentrant: more than one)
+    bool suspended = false;  // not provably held right now
+    bool revoke_seen = false;  // REVOKE_REQUESTED went out
+    absl::Time deadline = absl::InfiniteFuture();  // max hold time
+  };
+
   Phase phase_ ABSL_GUARDED_BY(client_->mu()) = Phase::kIdle;
-  // What the user asked for.
-  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;
-  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint32_t holds_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  Mode mode_ ABSL_GUARDED_BY(client_->mu()) = Mode::kBlocking;
-  bool no_wait_ ABSL_GUARDED_BY(client_->mu()) = false;  // try, or a zero timeout: fail instead of queueing
+  bool destroyed_ ABSL_GUARDED_BY(client_->mu()) = false;  // the handle is gone; its nodes still go
+  uint64_t owner_ ABSL_GUARDED_BY(client_->mu()) = 0;      // who acquired, until the hold ends
+  Attempt attempt_ ABSL_GUARDED_BY(client_->mu());
+  Hold hold_ ABSL_GUARDED_BY(client_->mu());
+  // The owner told LOST who has not released since: its release hears ELOST, once.
+  std::optional<uint64_t> lost_owner_ ABSL_GUARDED_BY(client_->mu());
+  // A blocking acquire waits until done_seq_ reaches its number (request_seq_).
   uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   int done_rc_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  uint64_t acquire_request_ ABSL_GUARDED_BY(client_->mu()) = 0;  // the pending async acquire's id (0: none)
-  bool lost_unreleased_ ABSL_GUARDED_BY(client_->mu()) = false;  // LOST delivered, the owner has not released
-  uint64_t lost_owner_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  bool announced_waiting_ ABSL_GUARDED_BY(client_->mu()) = false;
-  bool waited_ ABSL_GUARDED_BY(client_->mu()) = false;  // this acquire was not granted at its first look
-  bool first_in_line_ ABSL_GUARDED_BY(client_->mu()) = false;  // semaphore: the last look made us first waiter
 
   // What is true on the server, as far as we know.
-  bool suspended_ ABSL_GUARDED_BY(client_->mu()) = false;
-  std::string uuid_ ABSL_GUARDED_BY(client_->mu());
-  std::string node_ ABSL_GUARDED_BY(client_->mu());  // own node name; empty while unknown
-  uint64_t czxid_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  bool create_in_flight_ ABSL_GUARDED_BY(client_->mu()) = false;
-  bool create_unknown_ ABSL_GUARDED_BY(client_->mu()) = false;  // a create may have succeeded unseen
-  // Nodes of earlier acquisitions being deleted (retried after a
-  // connection loss until gone). A release by zkl_lock_release_async
-  // reports RELEASED when its node is gone.
-  struct Doomed {
-    std::string name;
-    bool in_flight;
-    bool report_released;
-    bool deferred;  // not sent yet: waits for a following acquire
-    // A delete whose answer was lost with the connection. A fixed node's
-    // name is shared by every acquisition, so the retry first checks that
-    // the node there is still this session's (it may be gone and another
-    // client's since): a blind retry could delete another holder's node.
-    bool verify = false;
-    uint64_t release_request = 0;  // the async release RELEASED answers
-  };
-  std::vector<Doomed> doomed_ ABSL_GUARDED_BY(client_->mu());
-  std::vector<Doomed>::iterator FindDoomed(std::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  void DeleteCheckDone(const std::string &name, const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
-  std::string coalesced_ ABSL_GUARDED_BY(client_->mu());  // the doomed node a pending multi deletes
-  absl::Time acquire_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
-  absl::Time hold_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();  // max hold time
-  bool revoke_seen_ ABSL_GUARDED_BY(client_->mu()) = false;  // REVOKE_REQUESTED delivered for this hold
-  absl::Time flush_deadline_ ABSL_GUARDED_BY(client_->mu()) = absl::InfiniteFuture();
+  OwnNode own_ ABSL_GUARDED_BY(client_->mu());  // none, creating, unknown, found or known
+  // Nodes of earlier holds on their way out (deleted, retried until gone).
+  NodeReaper reaper_ ABSL_GUARDED_BY(client_->mu());
+  // A request's effect is unknown (its connection was lost) or it was not
+  // submitted: look again (Resync) once connected. In any phase: an idle
+  // contender's reaper retries too.
   bool resync_needed_ ABSL_GUARDED_BY(client_->mu()) = false;
-  int create_attempts_ ABSL_GUARDED_BY(client_->mu()) = 0;
-  std::string watched_ ABSL_GUARDED_BY(client_->mu());  // the node (or, for children watches, the parent)
-  bool holds_when_watched_goes_ ABSL_GUARDED_BY(client_->mu()) = false;
 
   // Statistics (docs/STATISTICS.md).
   void SetSuspended(bool suspended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
