@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -43,6 +44,7 @@ struct Event {
   uint64_t owner = 0;
   int state = 0;
   uint64_t request_id = 0;
+  std::string data;  // an observer's leader id, a log line, statistics
 };
 
 class Scripted : public ::testing::Test {
@@ -54,6 +56,7 @@ class Scripted : public ::testing::Test {
     opts.servers = "scripted:2181";
     opts.io = io;
     opts.session_timeout_ms = options.negotiated_timeout_ms;
+    if (configure_) configure_(&opts);
     std::string why;
     ASSERT_EQ(Client::Create(opts, script_->Factory(), &client_, &why), ZKL_OK) << why;
     RegisterHandle(client_);
@@ -94,8 +97,8 @@ class Scripted : public ::testing::Test {
     return e;
   }
 
-  // Events, split into session events and the handles' events (log and
-  // statistics lines are dropped); bounded waits.
+  // Events, split into session events, the handles' events, and the
+  // client's log and statistics lines; bounded waits.
   bool Pull(int64_t timeout_ms) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
@@ -108,10 +111,15 @@ class Scripted : public ::testing::Test {
         zkl_event_owner(ev, &e.owner);
         e.state = zkl_event_session_state(ev);
         zkl_event_request_id(ev, &e.request_id);
+        const char *data = nullptr;
+        size_t len = 0;
+        if (zkl_event_data(ev, &data, &len) == ZKL_OK) e.data.assign(data, len);
         zkl_event_free(ev);
         if (e.type == ZKL_EVENT_SESSION) {
           session_events_.push_back(e);
-        } else if (e.type != ZKL_EVENT_LOG && e.type != ZKL_EVENT_STATS) {
+        } else if (e.type == ZKL_EVENT_LOG || e.type == ZKL_EVENT_STATS) {
+          client_events_.push_back(e);
+        } else {
           events_.push_back(e);
         }
         return true;
@@ -234,10 +242,13 @@ class Scripted : public ::testing::Test {
     return create;
   }
 
+  // Set before Start: changes the client's options (logs, statistics...).
+  std::function<void(zkl_client_options *)> configure_;
   std::shared_ptr<Script> script_;
   std::shared_ptr<Client> client_;
   zkl_client *c_ = nullptr;
   std::deque<Event> events_;
   std::deque<Event> session_events_;
+  std::deque<Event> client_events_;  // log lines and statistics
 };
 }  // namespace zkl::scripted
