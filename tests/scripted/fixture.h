@@ -87,14 +87,26 @@ class Scripted : public ::testing::Test {
     return l;
   }
 
-  zkl_election *NewElection(const char *path, int kind) {
+  zkl_election *NewElection(const char *path, int kind, int on_revoke = ZKL_REVOKE_IGNORE) {
     zkl_election_options o;
     zkl_election_options_init(&o, ZKL_ELECTION_OPTIONS_VERSION);
     o.kind = kind;
     o.id = "me";
+    o.on_revoke = on_revoke;
     zkl_election *e = nullptr;
     EXPECT_EQ(zkl_election_new(c_, path, &o, &e), ZKL_OK);
     return e;
+  }
+
+  // A handle's statistics document (zkl_lock_stats, zkl_election_stats...).
+  template <typename Handle>
+  static std::string StatsOf(int (*stats)(Handle *, char **, size_t *), Handle *h) {
+    char *json = nullptr;
+    size_t len = 0;
+    EXPECT_EQ(stats(h, &json, &len), ZKL_OK);
+    std::string out = json != nullptr ? std::string(json, len) : std::string();
+    zkl_free(json);
+    return out;
   }
 
   // Events, split into session events, the handles' events, and the
@@ -158,11 +170,11 @@ class Scripted : public ::testing::Test {
     }
     EXPECT_TRUE(events_.empty()) << "unexpected event of type " << events_.front().type;
   }
-  // The next event is ACQUIRED with fencing token `token` (returned for
-  // further checks).
-  Event ExpectAcquired(uint64_t token) {
+  // The next event is ACQUIRED (or `type`: ELECTED) with fencing token
+  // `token` (returned for further checks).
+  Event ExpectAcquired(uint64_t token, int type = ZKL_EVENT_ACQUIRED) {
     Event e = NextEvent();
-    EXPECT_EQ(e.type, ZKL_EVENT_ACQUIRED);
+    EXPECT_EQ(e.type, type);
     EXPECT_EQ(e.token, token);
     return e;
   }
