@@ -45,6 +45,8 @@ struct Event {
   int state = 0;
   uint64_t request_id = 0;
   std::string data;  // an observer's leader id, a log line, statistics
+  int log_level = 0;  // log lines: ZKL_LOG_* and component
+  std::string component;
 };
 
 class Scripted : public ::testing::Test {
@@ -126,6 +128,8 @@ class Scripted : public ::testing::Test {
         const char *data = nullptr;
         size_t len = 0;
         if (zkl_event_data(ev, &data, &len) == ZKL_OK) e.data.assign(data, len);
+        const char *component = nullptr;
+        if (zkl_event_log(ev, &e.log_level, &component) == ZKL_OK) e.component = component;
         zkl_event_free(ev);
         if (e.type == ZKL_EVENT_SESSION) {
           session_events_.push_back(e);
