@@ -226,8 +226,15 @@ TEST_F(ScriptedClient, SessionThatCannotStartIsRetried) {
   script_->Expire();
   EXPECT_EQ(NextSession(), ZKL_SESSION_LOST);
   EXPECT_NE(NextLine("cannot start a session: ").type, 0);
+  // No session to send on: an acquire waits for the next one.
+  zkl_lock *l = NewLock("/f");
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   EXPECT_EQ(NextSession(), ZKL_SESSION_CONNECTED);  // the retry a second later
   EXPECT_EQ(script_->session_serial(), 2);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  EXPECT_EQ(create->session, 2);
+  AnswerJoin(create, 1, 201);
+  ExpectAcquired(201u);
 }
 
 TEST_F(ScriptedClient, ClientThatCannotStartASessionIsNotMade) {

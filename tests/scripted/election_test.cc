@@ -295,6 +295,20 @@ TEST_F(ScriptedElection, ProclaimInDoubtKeepsTheNewIdARefusedOneTheOld) {
   EXPECT_EQ(zkl_election_proclaim(e, "x", 1), ZKL_ENOTHELD);  // in line, not leader
 }
 
+TEST_F(ScriptedElection, ProclaimTooBigForOneRequestKeepsTheOldId) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  Elect(e, "/e");
+  // Under the 1 MiB data limit, over what one request may carry.
+  std::string big(ZKL_OPS_MAX_BYTES, 'x');
+  EXPECT_EQ(zkl_election_proclaim(e, big.data(), big.size()), ZKL_ETOOBIG);
+  EXPECT_FALSE(script_->HasPending(Kind::kMulti));
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+  EXPECT_EQ(script_->Next(Kind::kCreate, "/e/")->data, "me");
+}
+
 TEST_F(ScriptedElection, ProclaimRefusedByTheGuardLosesLeadershipAndRejoins) {
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);

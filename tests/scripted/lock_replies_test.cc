@@ -199,6 +199,30 @@ TEST_F(Scripted, CancelAfterACutCreateThatNeverLandedLeavesNothing) {
   EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
 }
 
+TEST_F(Scripted, AcquireAgainBeforeACutCreateIsResolvedAdoptsItsNode) {
+  // The cut create of a cancelled acquire may have landed: the next
+  // acquire looks for it before creating, and takes it over.
+  Start();
+  zkl_lock *l = NewLock("/f");
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
+  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
+  script_->Next(Kind::kGetChildren, "/f");
+  script_->DropConnection();
+  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
+  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
+  script_->Connect();
+  std::string own = NameOf(Sequential(*create, 5));
+  // Each look finds it; each is confirmed by an ownership read.
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  script_->Reply(script_->Next(Kind::kGetData, "/f/" + own), Data("", 105, static_cast<int64_t>(sid())));
+  script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({own}));
+  ExpectAcquired(105u);
+  script_->Flush();
+  EXPECT_FALSE(script_->HasPending(Kind::kCreate)) << "one node, not two";
+}
+
 TEST_F(Scripted, CreateAnsweredNoNodeAfterACancelCreatesNoParent) {
   Start();
   zkl_lock *l = NewLock("/f");
