@@ -107,8 +107,7 @@ TEST_F(Scripted, TryAcquireBehindAHolderSaysAgainAndDeletesItsNode) {
   zkl_lock *l = NewLock("/f");
   auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_EAGAIN);
+  EXPECT_EQ(Returned(result), ZKL_EAGAIN);
   script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Ok());
   ExpectNoEvent();  // a blocking call queues no event
 }
@@ -142,8 +141,7 @@ TEST_F(Scripted, CancelWhileQueuedDeletesTheWaitingNode) {
   ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   std::string own = AnswerJoin("/f", 5, 100, {OtherNode("lock-", 1)});
   script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1));
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  Cancel(l);
   script_->Next(Kind::kDelete, "/f/" + own);
   EXPECT_EQ(zkl_lock_cancel(l), ZKL_ENOTHELD);
 }
@@ -151,11 +149,8 @@ TEST_F(Scripted, CancelWhileQueuedDeletesTheWaitingNode) {
 TEST_F(Scripted, CancelWithTheCreateInFlightDeletesTheNodeItsReplyNames) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
-  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  auto [create, children] = StartJoin(l, "/f");
+  Cancel(l);
   std::string own = Sequential(*create, 5);
   script_->Reply(create, Created(own, 100, static_cast<int64_t>(sid())));
   script_->Reply(children, Children({NameOf(own)}));
@@ -179,9 +174,7 @@ TEST_F(Scripted, DestroyWithTheCreateInFlightStillDeletesTheNode) {
 TEST_F(Scripted, MissingParentsAreCreatedThenTheNode) {
   Start();
   zkl_lock *l = NewLock("/deep/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/deep/f/");
-  RequestPtr children = script_->Next(Kind::kGetChildren, "/deep/f");
+  auto [create, children] = StartJoin(l, "/deep/f");
   script_->Reply(create, Error(ZkRc::kNoNode));
   script_->Reply(children, Error(ZkRc::kNoNode));
   RequestPtr top = script_->Next(Kind::kCreate, "/deep");
@@ -195,14 +188,18 @@ TEST_F(Scripted, MissingParentsAreCreatedThenTheNode) {
   ExpectEvent(ZKL_EVENT_ACQUIRED);
 }
 
-TEST_F(Scripted, ParentRefusedFailsWithAuth) {
+TEST_F(Scripted, TopParentRefusedEndsTheAcquire) {
+  // Refused (EAUTH), or its own parent missing: a chroot that does not
+  // exist (ENOTFOUND).
   Start();
   zkl_lock *l = NewLock("/deep/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/deep/f/"), Error(ZkRc::kNoNode));
-  script_->Reply(script_->Next(Kind::kGetChildren, "/deep/f"), Error(ZkRc::kNoNode));
-  script_->Reply(script_->Next(Kind::kCreate, "/deep"), Error(ZkRc::kNoAuth));
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_EAUTH);
+  for (auto [rc, error] : {std::pair{ZkRc::kNoAuth, ZKL_EAUTH}, std::pair{ZkRc::kNoNode, ZKL_ENOTFOUND}}) {
+    ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
+    script_->Reply(script_->Next(Kind::kCreate, "/deep/f/"), Error(ZkRc::kNoNode));
+    script_->Reply(script_->Next(Kind::kGetChildren, "/deep/f"), Error(ZkRc::kNoNode));
+    script_->Reply(script_->Next(Kind::kCreate, "/deep"), Error(rc));
+    ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, error);
+  }
 }
 
 TEST_F(Scripted, UnexpectedAnswerEndsTheAcquire) {
@@ -226,8 +223,7 @@ TEST_F(Scripted, ConnectionLossDuringCreateFindsTheNodeByItsUuid) {
   script_->Next(Kind::kGetChildren, "/f");
   script_->DropConnection();  // both answered with a connection loss
   EXPECT_EQ(NextSession(), ZKL_SESSION_SUSPENDED);
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();  // nothing sent while down
+  ExpectNothingSent();  // nothing sent while down
   script_->Connect();
   EXPECT_EQ(NextSession(), ZKL_SESSION_RECONNECTED);
   // The create did land: the children read finds it by its protected prefix.
@@ -304,9 +300,7 @@ TEST_F(Scripted, SessionMovedIsTreatedAsAConnectionLoss) {
   // effect is unknown and the contender looks again instead of hanging.
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
-  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  auto [create, children] = StartJoin(l, "/f");
   script_->Reply(create, Error(ZkRc::kSessionMoved));
   script_->Reply(children, Error(ZkRc::kSessionMoved));
   std::string own = NameOf(Sequential(*create, 2));
@@ -477,10 +471,7 @@ TEST_F(Scripted, ReleaseAsyncThenClientCloseReportsReleasedWithItsId) {
   ASSERT_GT(release, 0);
   script_->Next(Kind::kDelete, "/n/lock");
   ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_RELEASED);
-  EXPECT_EQ(e.error, 0);
-  EXPECT_EQ(e.request_id, static_cast<uint64_t>(release));
+  ExpectAnswer(ZKL_EVENT_RELEASED, 0, release);
 }
 
 TEST_F(Scripted, ReleaseAsyncFollowedByAcquireSendsOneMulti) {
@@ -569,16 +560,13 @@ TEST_F(Scripted, NonfairTryAcquireOnATakenNodeSaysAgain) {
   auto result = std::async(std::launch::async, [l] { return zkl_lock_try_acquire(l, 1); });
   script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
   script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Data(kOther, 70, kOtherSession));
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_EAGAIN);
+  EXPECT_EQ(Returned(result), ZKL_EAGAIN);
 }
 
 TEST_F(Scripted, NonfairNodeGoneBeforeItsReadRacesAgain) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
-  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Error(ZkRc::kNoNode));
+  script_->Reply(FindFixedNodeTaken(l, "/n"), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Created("/n/lock", 72, static_cast<int64_t>(sid())));
   ExpectEvent(ZKL_EVENT_ACQUIRED);
 }
@@ -603,12 +591,7 @@ TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
   // another session's node, deletes nothing (the release is complete).
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  HoldNonfair(l, "/n");
-  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
-  script_->Next(Kind::kDelete, "/n/lock");
-  script_->DropConnection();
-  script_->Connect();
-  RequestPtr check = script_->Next(Kind::kExists, "/n/lock");
+  RequestPtr check = CutFixedRelease(l);
   EXPECT_FALSE(check->watch());
   script_->Reply(check, Stat(300, kOtherSession));  // someone else holds it now
   ExpectEvent(ZKL_EVENT_RELEASED);
@@ -619,12 +602,7 @@ TEST_F(Scripted, RegressionFixedNodeRetriedDeleteSparesAnotherHoldersNode) {
 TEST_F(Scripted, FixedNodeRetriedDeleteOfOurNodeDeletesThatVersion) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  HoldNonfair(l, "/n");
-  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
-  script_->Next(Kind::kDelete, "/n/lock");
-  script_->DropConnection();
-  script_->Connect();
-  script_->Reply(script_->Next(Kind::kExists, "/n/lock"), Stat(200, static_cast<int64_t>(sid()), 4));
+  script_->Reply(CutFixedRelease(l), Stat(200, static_cast<int64_t>(sid()), 4));
   RequestPtr del = script_->Next(Kind::kDelete, "/n/lock");
   EXPECT_EQ(del->version, 4);  // exactly the node just read
   script_->Reply(del, Ok());

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -76,12 +77,14 @@ class Scripted : public ::testing::Test {
 
   uint64_t sid() const { return script_->session_id(); }
 
+  // `leases`: a semaphore's leases per acquisition.
   zkl_lock *NewLock(const char *path, int kind = ZKL_LOCK_FAIR, int max_leases = 0,
-                    int on_revoke = ZKL_REVOKE_IGNORE, int64_t max_hold_ms = 0) {
+                    int on_revoke = ZKL_REVOKE_IGNORE, int64_t max_hold_ms = 0, int leases = 1) {
     zkl_lock_options o;
     zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
     o.kind = kind;
     o.max_leases = max_leases;
+    o.leases = leases;
     o.on_revoke = on_revoke;
     o.max_hold_ms = max_hold_ms;
     zkl_lock *l = nullptr;
@@ -189,6 +192,36 @@ class Scripted : public ::testing::Test {
     EXPECT_EQ(e.error, error) << "event type " << e.type;
   }
 
+  // The next event is `type` with `error`, answering the async call whose
+  // request id is `request`.
+  Event ExpectAnswer(int type, int error, int request) {
+    Event e = NextEvent();
+    EXPECT_EQ(e.type, type) << "error " << e.error;
+    EXPECT_EQ(e.error, error) << "event type " << e.type;
+    EXPECT_EQ(e.request_id, static_cast<uint64_t>(request));
+    return e;
+  }
+
+  // Cancels `l`'s pending async acquire: it fails with ECANCELED.
+  void Cancel(zkl_lock *l) {
+    EXPECT_EQ(zkl_lock_cancel(l), ZKL_OK);
+    ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  }
+
+  // Everything scripted so far delivered, the engine sent nothing more.
+  void ExpectNothingSent() {
+    script_->Flush();
+    EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  }
+
+  // The result of a blocking call run with std::async, once it returns
+  // (bounded: kNeverReturned when it does not).
+  static constexpr int kNeverReturned = -9999;
+  static int Returned(std::future<int> &call) {
+    if (call.wait_for(std::chrono::milliseconds(kWaitMs)) != std::future_status::ready) return kNeverReturned;
+    return call.get();
+  }
+
   // A sequential contender's pipelined create and children read under
   // `path`: created as `seq` (token `czxid`), the children `ahead` + own.
   // Returns the own node's name.
@@ -208,6 +241,14 @@ class Scripted : public ::testing::Test {
     ahead.push_back(NameOf(own));
     script_->Reply(children, Children(ahead));
     return NameOf(own);
+  }
+
+  // Owner 1's async acquire of the fair lock `path`: its pipelined create
+  // and children read, both unanswered.
+  std::pair<RequestPtr, RequestPtr> StartJoin(zkl_lock *l, const std::string &path) {
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/");
+    return {create, script_->Next(Kind::kGetChildren, path)};
   }
 
   // Starts owner 1's async acquire of `l` and takes its create, whose node
@@ -230,13 +271,25 @@ class Scripted : public ::testing::Test {
   }
 
   // An acquire on the fair lock `path` whose create and children read are
-  // cut by a connection loss; the same session is back. Returns the create.
-  RequestPtr CutCreate(zkl_lock *l, const std::string &path) {
+  // cut by a connection loss; the same session is back (unless not
+  // `reconnect`). Delivered before it returns: what the test calls next
+  // comes after. Returns the create.
+  RequestPtr CutCreate(zkl_lock *l, const std::string &path, bool reconnect = true) {
     EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
     RequestPtr create = script_->Next(Kind::kCreate, path + "/");
     script_->Next(Kind::kGetChildren, path);
     script_->DropConnection();
-    script_->Connect();
+    if (reconnect) script_->Connect();
+    script_->Flush();
+    return create;
+  }
+
+  // The same for the non-fair lock `path` (one create, no children read).
+  RequestPtr CutFixedCreate(zkl_lock *l, const std::string &path) {
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
+    RequestPtr create = script_->Next(Kind::kCreate, path + "/lock");
+    script_->DropConnection();
+    script_->Flush();
     return create;
   }
 
@@ -246,6 +299,26 @@ class Scripted : public ::testing::Test {
     std::string own = AnswerJoin(path, 5, czxid);
     ExpectEvent(ZKL_EVENT_ACQUIRED);
     return own;
+  }
+
+  // Owner 1's async acquire (`timeout_ms`) of the non-fair lock `path`
+  // finds its node taken: returns the holder's node read, unanswered.
+  RequestPtr FindFixedNodeTaken(zkl_lock *l, const std::string &path, int64_t timeout_ms = -1) {
+    EXPECT_GT(zkl_lock_acquire_async(l, 1, timeout_ms), 0);
+    script_->Reply(script_->Next(Kind::kCreate, path + "/lock"), Error(ZkRc::kNodeExists));
+    return script_->Next(Kind::kGetData, path + "/lock");
+  }
+
+  // A non-fair lock on /n held by owner 1 and released async; the delete's
+  // answer is lost with the connection. Returns the check of the node that
+  // the retry sends first (a fixed name may be another holder's by now).
+  RequestPtr CutFixedRelease(zkl_lock *l) {
+    HoldNonfair(l, "/n");
+    EXPECT_GT(zkl_lock_release_async(l, 1), 0);
+    script_->Next(Kind::kDelete, "/n/lock");
+    script_->DropConnection();
+    script_->Connect();
+    return script_->Next(Kind::kExists, "/n/lock");
   }
 
   // A non-fair lock on `path` (its node PATH/lock) acquired by owner 1.

@@ -23,6 +23,20 @@ class ScriptedWrite : public Scripted {
     zkl_ops_free(ops);
     return id;
   }
+
+  // A client whose fair lock on /f owner 1 holds (token 100).
+  zkl_lock *StartHolding() {
+    Start();
+    zkl_lock *l = NewLock("/f");
+    HoldFair(l, "/f");
+    return l;
+  }
+
+  // WriteAsync, and the multi it sent.
+  RequestPtr SendWrite(zkl_lock *l) {
+    EXPECT_GT(WriteAsync(l), 0);
+    return script_->Next(Kind::kMulti, "/f/");
+  }
 };
 
 TEST_F(ScriptedWrite, WriteBehindTheGuardIsApplied) {
@@ -44,11 +58,8 @@ TEST_F(ScriptedWrite, WriteBehindTheGuardIsApplied) {
 }
 
 TEST_F(ScriptedWrite, GuardRefusedMeansTheHoldIsLost) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
-  ASSERT_GT(WriteAsync(l), 0);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  zkl_lock *l = StartHolding();
+  RequestPtr multi = SendWrite(l);
   script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
   ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_ELOST);
   ExpectEvent(ZKL_EVENT_LOST, ZKL_ELOST);  // after the write's answer
@@ -56,39 +67,30 @@ TEST_F(ScriptedWrite, GuardRefusedMeansTheHoldIsLost) {
 }
 
 TEST_F(ScriptedWrite, FailedOperationIsNamedAndTheHoldStays) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   zkl_ops *ops = nullptr;
   ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
   ASSERT_EQ(zkl_ops_set(ops, "/f/data", "v", 1, 3), ZKL_OK);
   auto result = std::async(std::launch::async, [l, ops] { return zkl_lock_write(l, 1, ops); });
   RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
   script_->Reply(multi, MultiFailed(*multi, 1, ZkRc::kBadVersion));
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_EBADVERSION);
+  EXPECT_EQ(Returned(result), ZKL_EBADVERSION);
   EXPECT_EQ(zkl_ops_failed(ops), 0);
   zkl_ops_free(ops);
   EXPECT_EQ(zkl_lock_is_held(l), 1);
 }
 
 TEST_F(ScriptedWrite, ConnectionLossInFlightIsInDoubt) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
-  ASSERT_GT(WriteAsync(l), 0);
-  script_->Next(Kind::kMulti, "/f/");
+  zkl_lock *l = StartHolding();
+  SendWrite(l);
   script_->DropConnection();
   ExpectEvent(ZKL_EVENT_SUSPENDED);
   ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_EINDOUBT);
 }
 
 TEST_F(ScriptedWrite, SessionExpiryBeforeTheAnswerIsSessionError) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
-  ASSERT_GT(WriteAsync(l), 0);
-  script_->Next(Kind::kMulti, "/f/");
+  zkl_lock *l = StartHolding();
+  SendWrite(l);
   script_->Expire();
   std::vector<int> seen;
   for (int i = 0; i < 2; ++i) seen.push_back(NextEvent().type);
@@ -124,9 +126,7 @@ TEST_F(ScriptedWrite, CallsThatSendNothing) {
 }
 
 TEST_F(ScriptedWrite, ResultsOfACreateAndASet) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   zkl_ops *ops = nullptr;
   ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
   ASSERT_EQ(zkl_ops_create(ops, "/f/jobs/item-", "j", 1, ZKL_CREATE_SEQUENTIAL), ZKL_OK);
@@ -134,8 +134,7 @@ TEST_F(ScriptedWrite, ResultsOfACreateAndASet) {
   auto result = std::async(std::launch::async, [l, ops] { return zkl_lock_write(l, 1, ops); });
   RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
   script_->Reply(multi, MultiOk(*multi, 0, 0, 7));
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_OK);
+  EXPECT_EQ(Returned(result), ZKL_OK);
   char path[64];
   EXPECT_EQ(zkl_ops_path(ops, 0, path, sizeof path), static_cast<int>(std::strlen("/f/jobs/item-0000000007")));
   EXPECT_STREQ(path, "/f/jobs/item-0000000007");
@@ -157,9 +156,7 @@ TEST_F(ScriptedWrite, EachFailedOperationIsNamedWithItsCode) {
   const Case cases[] = {{ZkRc::kNodeExists, ZKL_EEXISTS}, {ZkRc::kNotEmpty, ZKL_ENOTEMPTY},
                         {ZkRc::kBadVersion, ZKL_EBADVERSION}, {ZkRc::kNoNode, ZKL_ENOTFOUND},
                         {ZkRc::kNoAuth, ZKL_EAUTH}};
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   for (const Case &c : cases) {
     zkl_ops *ops = nullptr;
     ASSERT_EQ(zkl_ops_new(&ops), ZKL_OK);
@@ -168,8 +165,7 @@ TEST_F(ScriptedWrite, EachFailedOperationIsNamedWithItsCode) {
     auto result = std::async(std::launch::async, [l, ops] { return zkl_lock_write(l, 1, ops); });
     RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
     script_->Reply(multi, MultiFailed(*multi, 2, c.rc));  // the guard, then op 0 passed
-    ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-    EXPECT_EQ(result.get(), c.error);
+    EXPECT_EQ(Returned(result), c.error);
     EXPECT_EQ(zkl_ops_failed(ops), 1);
     zkl_ops_free(ops);
   }
@@ -185,9 +181,7 @@ TEST_F(ScriptedWrite, AnswersWithoutAFailedOperation) {
   const Case cases[] = {{ZkRc::kOperationTimeout, ZKL_EINDOUBT}, {ZkRc::kSessionExpired, ZKL_ESESSION},
                         {ZkRc::kInvalidState, ZKL_ESESSION},     {ZkRc::kSessionMoved, ZKL_ECONNECTION},
                         {ZkRc::kClosing, ZKL_ECLOSED},           {ZkRc::kOther, ZKL_EZOOKEEPER}};
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   for (const Case &c : cases) {
     int id = WriteAsync(l);
     ASSERT_GT(id, 0);
@@ -200,11 +194,8 @@ TEST_F(ScriptedWrite, AnswersWithoutAFailedOperation) {
 }
 
 TEST_F(ScriptedWrite, GuardRefusedForAnotherReasonKeepsTheHold) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
-  ASSERT_GT(WriteAsync(l), 0);
-  RequestPtr multi = script_->Next(Kind::kMulti, "/f/");
+  zkl_lock *l = StartHolding();
+  RequestPtr multi = SendWrite(l);
   script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoAuth));
   ExpectEvent(ZKL_EVENT_WRITTEN, ZKL_EAUTH);
   ExpectNoEvent();  // not "the node is gone": no loss
@@ -212,9 +203,7 @@ TEST_F(ScriptedWrite, GuardRefusedForAnotherReasonKeepsTheHold) {
 }
 
 TEST_F(ScriptedWrite, ClientClosedWithTheWriteInFlight) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   int id = WriteAsync(l);
   ASSERT_GT(id, 0);
   script_->Next(Kind::kMulti, "/f/");
@@ -230,9 +219,7 @@ TEST_F(ScriptedWrite, ClientClosedWithTheWriteInFlight) {
 }
 
 TEST_F(ScriptedWrite, SuspendedHoldStillSendsAndTheQuorumDecides) {
-  Start();
-  zkl_lock *l = NewLock("/f");
-  HoldFair(l, "/f");
+  zkl_lock *l = StartHolding();
   script_->DropConnection();
   ExpectEvent(ZKL_EVENT_SUSPENDED);
   int id = WriteAsync(l);

@@ -41,11 +41,6 @@ class ScriptedInspect : public Scripted {
     }
   }
 
-  static int Done(std::future<int> &result) {
-    if (result.wait_for(std::chrono::milliseconds(kWaitMs)) != std::future_status::ready) return -9999;
-    return result.get();
-  }
-
   // The participants found: name and holder flag, in queue order.
   std::vector<std::pair<std::string, int>> Found() const {
     std::vector<std::pair<std::string, int>> out;
@@ -73,7 +68,7 @@ TEST_F(ScriptedInspect, FairLockLineInOrderWithItsHolder) {
   // By sequence, whatever the order listed; a node of no participant is left out.
   AnswerReads("/f", {OtherNode("lock-", 2), "config", OtherNode("lock-", 1)},
               {OtherNode("lock-", 1), OtherNode("lock-", 2)});
-  ASSERT_EQ(Done(result), ZKL_OK);
+  ASSERT_EQ(Returned(result), ZKL_OK);
   EXPECT_EQ(Found(), (Line{{OtherNode("lock-", 1), 1}, {OtherNode("lock-", 2), 0}}));
   uint64_t token = 0, session = 0;
   EXPECT_EQ(zkl_participants_fencing_token(found_, 0, &token), ZKL_OK);
@@ -93,7 +88,7 @@ TEST_F(ScriptedInspect, NodeGoneBetweenTheReadsIsLeftOut) {
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 1), OtherNode("lock-", 2)}));
   script_->Reply(script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 1)), Error(ZkRc::kNoNode));
   script_->Reply(script_->Next(Kind::kGetData, "/f/" + OtherNode("lock-", 2)), Data("", 12, kOtherSession));
-  ASSERT_EQ(Done(result), ZKL_OK);
+  ASSERT_EQ(Returned(result), ZKL_OK);
   // The verdict was the line's at the children read: lock 2 still waited.
   EXPECT_EQ(Found(), (Line{{OtherNode("lock-", 2), 0}}));
 }
@@ -102,13 +97,13 @@ TEST_F(ScriptedInspect, MissingPathIsAnEmptyLineARefusedReadAnError) {
   Start();
   auto empty = InspectAsync("/f", Options());
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Error(ZkRc::kNoNode));
-  ASSERT_EQ(Done(empty), ZKL_OK);
+  ASSERT_EQ(Returned(empty), ZKL_OK);
   EXPECT_EQ(zkl_participants_count(found_), 0);
   zkl_participants_free(found_);
   found_ = nullptr;
   auto refused = InspectAsync("/f", Options());
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Error(ZkRc::kNoAuth));
-  EXPECT_EQ(Done(refused), ZKL_EAUTH);
+  EXPECT_EQ(Returned(refused), ZKL_EAUTH);
 }
 
 TEST_F(ScriptedInspect, ReadWriteLineJudgesEachNodeByItsOwnRule) {
@@ -116,7 +111,7 @@ TEST_F(ScriptedInspect, ReadWriteLineJudgesEachNodeByItsOwnRule) {
   auto result = InspectAsync("/rw", Options(ZKL_LOCK_READ));
   std::vector<std::string> line = {OtherNode("__READ__", 1), OtherNode("__WRIT__", 2), OtherNode("__READ__", 3)};
   AnswerReads("/rw", line, line);
-  ASSERT_EQ(Done(result), ZKL_OK);
+  ASSERT_EQ(Returned(result), ZKL_OK);
   // The first reader holds; the writer waits for it; the reader behind the
   // writer waits for the writer.
   EXPECT_EQ(Found(), (Line{{line[0], 1}, {line[1], 0}, {line[2], 0}}));
@@ -128,7 +123,7 @@ TEST_F(ScriptedInspect, SemaphoreLineCountsLeasesByTheStoredCount) {
   script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("2", 1, 0));  // the lease count, read first
   std::vector<std::string> line = {OtherNode("lease-", 1), OtherNode("leases2-", 2), OtherNode("lease-", 3)};
   AnswerReads("/s", line, line);
-  ASSERT_EQ(Done(result), ZKL_OK);
+  ASSERT_EQ(Returned(result), ZKL_OK);
   // 1 lease held; the 2-lease node does not fit beside it, nor (FIFO) the one behind.
   EXPECT_EQ(Found(), (Line{{line[0], 1}, {line[1], 0}, {line[2], 0}}));
   EXPECT_EQ(zkl_participants_leases(found_, 1), 2);
@@ -139,7 +134,7 @@ TEST_F(ScriptedInspect, NonfairElectionLeaderIsItsOneNode) {
   auto result = InspectAsync("/ne", Options(ZKL_LOCK_FAIR, ZKL_ELECTION_NONFAIR));
   script_->Reply(script_->Next(Kind::kGetChildren, "/ne"), Children({"leader", "other"}));
   script_->Reply(script_->Next(Kind::kGetData, "/ne/leader"), Data(kOther + "them", 5, kOtherSession));
-  ASSERT_EQ(Done(result), ZKL_OK);
+  ASSERT_EQ(Returned(result), ZKL_OK);
   EXPECT_EQ(Found(), (Line{{"leader", 1}}));
   const char *data = nullptr;
   size_t len = 0;
@@ -151,15 +146,15 @@ TEST_F(ScriptedInspect, DeadlineAndSessionLossEndTheRead) {
   Start();
   auto unanswered = InspectAsync("/f", Options(ZKL_LOCK_FAIR, 0, 30));
   script_->Next(Kind::kGetChildren, "/f");
-  EXPECT_EQ(Done(unanswered), ZKL_ETIMEDOUT);
+  EXPECT_EQ(Returned(unanswered), ZKL_ETIMEDOUT);
   auto expired = InspectAsync("/f", Options());
   script_->Next(Kind::kGetChildren, "/f");
   script_->Expire();
-  EXPECT_EQ(Done(expired), ZKL_ESESSION);
+  EXPECT_EQ(Returned(expired), ZKL_ESESSION);
   EXPECT_EQ(NextSession(), ZKL_SESSION_LOST);
   ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
   auto closed = InspectAsync("/f", Options());
-  EXPECT_EQ(Done(closed), ZKL_ECLOSED);
+  EXPECT_EQ(Returned(closed), ZKL_ECLOSED);
 }
 
 TEST_F(ScriptedInspect, DISABLED_KnownBugCloseWithAReadInFlightWaitsForTheDeadline) {
@@ -179,7 +174,7 @@ TEST_F(ScriptedInspect, DISABLED_KnownBugCloseWithAReadInFlightWaitsForTheDeadli
   script_->Next(Kind::kGetChildren, "/f");
   auto start = std::chrono::steady_clock::now();
   ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
-  EXPECT_EQ(Done(closed), ZKL_ECLOSED);
+  EXPECT_EQ(Returned(closed), ZKL_ECLOSED);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
 }
 
@@ -188,7 +183,7 @@ TEST_F(ScriptedInspect, WaitsForASessionFirst) {
   script_->DropConnection();
   EXPECT_EQ(NextSession(), ZKL_SESSION_SUSPENDED);
   auto result = InspectAsync("/f", Options(ZKL_LOCK_FAIR, 0, 30));
-  EXPECT_EQ(Done(result), ZKL_ETIMEDOUT);
+  EXPECT_EQ(Returned(result), ZKL_ETIMEDOUT);
   EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));  // nothing sent while down
 }
 
@@ -207,10 +202,10 @@ TEST_F(ScriptedInspect, FenceCheckAcceptsOnlyTheCurrentHoldersToken) {
   std::vector<std::string> line = {OtherNode("lock-", 1), OtherNode("lock-", 2)};
   auto current = check(10);
   AnswerReads("/f", line, line);
-  EXPECT_EQ(Done(current), ZKL_OK);
+  EXPECT_EQ(Returned(current), ZKL_OK);
   auto waiter = check(11);  // a waiter's node: not a holder's token
   AnswerReads("/f", line, line);
-  EXPECT_EQ(Done(waiter), ZKL_ESTALE);
+  EXPECT_EQ(Returned(waiter), ZKL_ESTALE);
 }
 
 TEST_F(ScriptedInspect, FenceCheckWithoutItsSyncCannotAnswer) {
@@ -223,7 +218,7 @@ TEST_F(ScriptedInspect, FenceCheckWithoutItsSyncCannotAnswer) {
   });
   RequestPtr sync = script_->Next(Kind::kSync, "/f");
   script_->Reply(sync, Error(ZkRc::kOperationTimeout));
-  EXPECT_EQ(Done(result), ZKL_ECONNECTION);
+  EXPECT_EQ(Returned(result), ZKL_ECONNECTION);
   EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));  // no read of a lagging server
 }
 
@@ -248,15 +243,15 @@ TEST_F(ScriptedInspect, RevokeAsksEveryHolderOrTheOneNamed) {
   RequestPtr second = script_->Next(Kind::kSetData, "/rw/" + line[1]);
   script_->Reply(first, Ok());
   script_->Reply(second, Error(ZkRc::kNoNode));  // gone meanwhile: no need to ask
-  EXPECT_EQ(Done(all), 1);
+  EXPECT_EQ(Returned(all), 1);
   EXPECT_FALSE(script_->HasPending(Kind::kSetData));  // the waiting writer is not asked
   auto named = revoke(line[2].c_str());  // any participant, by name
   AnswerReads("/rw", line, line);
   script_->Reply(script_->Next(Kind::kSetData, "/rw/" + line[2]), Ok());
-  EXPECT_EQ(Done(named), 1);
+  EXPECT_EQ(Returned(named), 1);
   auto unknown = revoke("nobody");
   AnswerReads("/rw", line, line);
-  EXPECT_EQ(Done(unknown), ZKL_ENOTFOUND);
+  EXPECT_EQ(Returned(unknown), ZKL_ENOTFOUND);
 }
 
 TEST_F(ScriptedInspect, RevokeRefusedTimedOutOrCutShort) {
@@ -271,23 +266,23 @@ TEST_F(ScriptedInspect, RevokeRefusedTimedOutOrCutShort) {
   auto refused = revoke(kWaitMs);
   AnswerReads("/f", line, line);
   script_->Reply(script_->Next(Kind::kSetData, "/f/"), Error(ZkRc::kNoAuth));
-  EXPECT_EQ(Done(refused), ZKL_EAUTH);
+  EXPECT_EQ(Returned(refused), ZKL_EAUTH);
   auto unanswered = revoke(300);
   AnswerReads("/f", line, line);
   script_->Next(Kind::kSetData, "/f/");
-  EXPECT_EQ(Done(unanswered), ZKL_ETIMEDOUT);
+  EXPECT_EQ(Returned(unanswered), ZKL_ETIMEDOUT);
   auto expired = revoke(kWaitMs);
   AnswerReads("/f", line, line);
   script_->Next(Kind::kSetData, "/f/");
   script_->Expire();
-  EXPECT_EQ(Done(expired), ZKL_ESESSION);
+  EXPECT_EQ(Returned(expired), ZKL_ESESSION);
   script_->WaitSession(2);
   ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
   auto closed = std::async(std::launch::async, [this] {
     zkl_inspect_options o = Options();
     return zkl_revoke(c_, "/f", &o, nullptr);
   });
-  EXPECT_EQ(Done(closed), ZKL_ECLOSED);
+  EXPECT_EQ(Returned(closed), ZKL_ECLOSED);
 }
 
 }  // namespace

@@ -30,9 +30,7 @@ TEST_F(Scripted, ReentrantLockCountsTheHoldsOfItsOwner) {
   EXPECT_EQ(zkl_lock_acquire_async(l, 2, -1), ZKL_EBUSY);  // another owner
   int released = zkl_lock_release_async(l, 1);
   ASSERT_GT(released, 0);
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_RELEASED);
-  EXPECT_EQ(e.request_id, static_cast<uint64_t>(released));
+  ExpectAnswer(ZKL_EVENT_RELEASED, 0, released);
   EXPECT_EQ(zkl_lock_release(l, 1), ZKL_OK);
   EXPECT_EQ(zkl_lock_hold_count(l), 1);
   script_->Flush();
@@ -74,8 +72,7 @@ TEST_F(Scripted, BlockingReleaseReturnsOnceTheDeleteIsAnswered) {
   script_->Flush();
   EXPECT_NE(result.wait_for(std::chrono::seconds(0)), std::future_status::ready);
   script_->Reply(del, Ok());
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_OK);
+  EXPECT_EQ(Returned(result), ZKL_OK);
   ExpectNoEvent();  // a blocking call queues none
 }
 
@@ -130,8 +127,7 @@ TEST_F(Scripted, ClosedClientAndLostConnectionRefuseAtOnce) {
   // A try (or a zero timeout) never waits for a reconnect.
   EXPECT_EQ(zkl_lock_try_acquire(l, 1), ZKL_ECONNECTION);
   EXPECT_EQ(zkl_lock_acquire_async(l, 1, 0), ZKL_ECONNECTION);
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  ExpectNothingSent();
   ASSERT_EQ(zkl_client_close(c_), ZKL_OK);
   EXPECT_EQ(zkl_lock_acquire_async(l, 1, -1), ZKL_ECLOSED);
   EXPECT_EQ(zkl_lock_release(l, 1), ZKL_ECLOSED);
@@ -171,8 +167,7 @@ TEST_F(Scripted, TryAcquireCutByAConnectionLossFailsThenCleansUpItsNode) {
   RequestPtr create = script_->Next(Kind::kCreate, "/f/");
   script_->Next(Kind::kGetChildren, "/f");
   script_->DropConnection();
-  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
-  EXPECT_EQ(result.get(), ZKL_ECONNECTION);  // a try does not wait for the reconnect
+  EXPECT_EQ(Returned(result), ZKL_ECONNECTION);  // a try does not wait for the reconnect
   script_->Connect();
   // After it: the create did land; found by its uuid, confirmed, deleted.
   std::string own = NameOf(Sequential(*create, 5));
@@ -186,17 +181,12 @@ TEST_F(Scripted, TryAcquireCutByAConnectionLossFailsThenCleansUpItsNode) {
 TEST_F(Scripted, CancelAfterACutCreateThatNeverLandedLeavesNothing) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Next(Kind::kCreate, "/f/");
-  script_->Next(Kind::kGetChildren, "/f");
-  script_->DropConnection();
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  CutCreate(l, "/f", /*reconnect=*/false);
+  Cancel(l);
   script_->Connect();
   // Its node may still have landed: looked for once, not found, done.
   script_->Reply(script_->Next(Kind::kGetChildren, "/f"), Children({OtherNode("lock-", 1)}));
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  ExpectNothingSent();
 }
 
 TEST_F(Scripted, AcquireAgainBeforeACutCreateIsResolvedAdoptsItsNode) {
@@ -204,12 +194,8 @@ TEST_F(Scripted, AcquireAgainBeforeACutCreateIsResolvedAdoptsItsNode) {
   // acquire looks for it before creating, and takes it over.
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
-  script_->Next(Kind::kGetChildren, "/f");
-  script_->DropConnection();
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  RequestPtr create = CutCreate(l, "/f", /*reconnect=*/false);
+  Cancel(l);
   ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   script_->Connect();
   std::string own = NameOf(Sequential(*create, 5));
@@ -226,23 +212,17 @@ TEST_F(Scripted, AcquireAgainBeforeACutCreateIsResolvedAdoptsItsNode) {
 TEST_F(Scripted, CreateAnsweredNoNodeAfterACancelCreatesNoParent) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
-  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  auto [create, children] = StartJoin(l, "/f");
+  Cancel(l);
   script_->Reply(create, Error(ZkRc::kNoNode));
   script_->Reply(children, Error(ZkRc::kNoNode));
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  ExpectNothingSent();
 }
 
 TEST_F(Scripted, OwnNodeMissingFromTheChildrenIsCreatedAgain) {
   Start();
   zkl_lock *l = NewLock("/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/f/");
-  RequestPtr children = script_->Next(Kind::kGetChildren, "/f");
+  auto [create, children] = StartJoin(l, "/f");
   script_->Reply(create, Created(Sequential(*create, 5), 100, static_cast<int64_t>(sid())));
   script_->Reply(children, Children({OtherNode("lock-", 1)}));  // ours is not there
   RequestPtr again = script_->Next(Kind::kCreate, "/f/");
@@ -278,23 +258,11 @@ TEST_F(Scripted, CreateGivesUpWhenTheParentKeepsVanishing) {
   EXPECT_FALSE(script_->HasPending(Kind::kCreate, "/f/"));
 }
 
-TEST_F(Scripted, ParentAnsweredNoNodeMeansTheRootIsMissing) {
-  // A chroot that does not exist: the top parent cannot be created.
-  Start();
-  zkl_lock *l = NewLock("/deep/f");
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/deep/f/"), Error(ZkRc::kNoNode));
-  script_->Reply(script_->Next(Kind::kGetChildren, "/deep/f"), Error(ZkRc::kNoNode));
-  script_->Reply(script_->Next(Kind::kCreate, "/deep"), Error(ZkRc::kNoNode));
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ENOTFOUND);
-}
-
 TEST_F(Scripted, CoalescedMultiAnsweredAfterACancelOnlyReleases) {
   Start(ZKL_IO_HOST);
   zkl_lock *l = NewLock("/f");
   RequestPtr multi = ReleaseAndAcquireAgain(l).second;
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  Cancel(l);
   script_->Reply(multi, MultiFailed(*multi, 0, ZkRc::kNoNode));
   ExpectEvent(ZKL_EVENT_RELEASED);
   script_->Flush();
@@ -401,21 +369,13 @@ TEST_F(Scripted, DeleteRefusedEndsTheReleaseWithItsError) {
   int release = zkl_lock_release_async(l, 1);
   ASSERT_GT(release, 0);
   script_->Reply(script_->Next(Kind::kDelete, "/f/" + own), Error(ZkRc::kNoAuth));
-  Event e = NextEvent();
-  EXPECT_EQ(e.type, ZKL_EVENT_RELEASED);
-  EXPECT_EQ(e.error, ZKL_EAUTH);
-  EXPECT_EQ(e.request_id, static_cast<uint64_t>(release));
+  ExpectAnswer(ZKL_EVENT_RELEASED, ZKL_EAUTH, release);
 }
 
 TEST_F(Scripted, FixedNodeDeleteCheckCutByAConnectionLossChecksAgain) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  HoldNonfair(l, "/n");
-  ASSERT_GT(zkl_lock_release_async(l, 1), 0);
-  script_->Next(Kind::kDelete, "/n/lock");
-  script_->DropConnection();
-  script_->Connect();
-  script_->Next(Kind::kExists, "/n/lock");
+  CutFixedRelease(l);
   script_->DropConnection();  // the check's answer is lost too
   script_->Connect();
   script_->Reply(script_->Next(Kind::kExists, "/n/lock"), Error(ZkRc::kNoNode));
@@ -431,18 +391,14 @@ TEST_F(Scripted, FixedNodeDeleteCheckCutByAConnectionLossChecksAgain) {
 TEST_F(Scripted, NonfairZeroTimeoutOnATakenNodeTimesOut) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, 0), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
-  script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Data(kOther, 70, kOtherSession));
+  script_->Reply(FindFixedNodeTaken(l, "/n", 0), Data(kOther, 70, kOtherSession));
   ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ETIMEDOUT);
 }
 
 TEST_F(Scripted, NonfairHolderReadCutByAConnectionLossRacesAgain) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
-  script_->Next(Kind::kGetData, "/n/lock");
+  FindFixedNodeTaken(l, "/n");
   script_->DropConnection();
   script_->Connect();
   // Nothing of ours exists: race for the node again.
@@ -453,9 +409,7 @@ TEST_F(Scripted, NonfairHolderReadCutByAConnectionLossRacesAgain) {
 TEST_F(Scripted, NonfairHolderDataChangeReadsTheNodeAgain) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Reply(script_->Next(Kind::kCreate, "/n/lock"), Error(ZkRc::kNodeExists));
-  RequestPtr holder = script_->Next(Kind::kGetData, "/n/lock");
+  RequestPtr holder = FindFixedNodeTaken(l, "/n");
   script_->Reply(holder, Data(kOther, 70, kOtherSession));
   script_->FireWatch(holder, WatchType::kDataChanged);
   RequestPtr again = script_->Next(Kind::kGetData, "/n/lock");
@@ -470,21 +424,16 @@ TEST_F(Scripted, NonfairNodeExistsAfterACancelReadsNothing) {
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
   ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
   RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  Cancel(l);
   script_->Reply(create, Error(ZkRc::kNodeExists));
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  ExpectNothingSent();
 }
 
 TEST_F(Scripted, NonfairCutCreateThenCancelDeletesTheNodeIfItIsOurs) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/n/lock");
-  script_->DropConnection();
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  RequestPtr create = CutFixedCreate(l, "/n");
+  Cancel(l);
   script_->Connect();
   RequestPtr read = script_->Next(Kind::kGetData, "/n/lock");
   EXPECT_FALSE(read->watch());  // nothing to wait for any more
@@ -496,38 +445,20 @@ TEST_F(Scripted, NonfairCutCreateThenCancelDeletesTheNodeIfItIsOurs) {
 TEST_F(Scripted, NonfairCutCreateThenCancelSparesAnotherHoldersNode) {
   Start();
   zkl_lock *l = NewLock("/n", ZKL_LOCK_NONFAIR);
-  ASSERT_GT(zkl_lock_acquire_async(l, 1, -1), 0);
-  script_->Next(Kind::kCreate, "/n/lock");
-  script_->DropConnection();
-  ASSERT_EQ(zkl_lock_cancel(l), ZKL_OK);
-  ExpectEvent(ZKL_EVENT_ACQUIRE_FAILED, ZKL_ECANCELED);
+  CutFixedCreate(l, "/n");
+  Cancel(l);
   script_->Connect();
   script_->Reply(script_->Next(Kind::kGetData, "/n/lock"), Data(kOther + "them", 70, kOtherSession));
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();
+  ExpectNothingSent();
 }
 
 // ---------------------------------------------------------------------------
 // Semaphore: leases per acquisition, the lease count, the children watch
 // ---------------------------------------------------------------------------
 
-class ScriptedSemaphore : public Scripted {
- protected:
-  zkl_lock *NewSemaphore(const char *path, int max_leases, int leases) {
-    zkl_lock_options o;
-    zkl_lock_options_init(&o, ZKL_LOCK_OPTIONS_VERSION);
-    o.kind = ZKL_LOCK_SEMAPHORE;
-    o.max_leases = max_leases;
-    o.leases = leases;
-    zkl_lock *l = nullptr;
-    EXPECT_EQ(zkl_lock_new(c_, path, &o, &l), ZKL_OK);
-    return l;
-  }
-};
-
-TEST_F(ScriptedSemaphore, SeveralLeasesPerAcquisitionCountInFull) {
+TEST_F(Scripted, SemaphoreSeveralLeasesPerAcquisitionCountInFull) {
   Start();
-  zkl_lock *s = NewSemaphore("/s", 3, 2);
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 3, ZKL_REVOKE_IGNORE, 0, /*leases=*/2);
   ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
   // An unreadable lease count is no verdict: the line decides.
   script_->Reply(script_->Next(Kind::kGetData, "/s"), Error(ZkRc::kNoAuth));
@@ -546,9 +477,9 @@ TEST_F(ScriptedSemaphore, SeveralLeasesPerAcquisitionCountInFull) {
   EXPECT_FALSE(script_->HasPending(Kind::kSetData));  // nobody behind to hand off to
 }
 
-TEST_F(ScriptedSemaphore, ChildrenWatchCutByAConnectionLossIsSetAgain) {
+TEST_F(Scripted, SemaphoreChildrenWatchCutByAConnectionLossIsSetAgain) {
   Start();
-  zkl_lock *s = NewSemaphore("/s", 1, 1);
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
   ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
   script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("1", 1, 0));
   std::string own = AnswerJoin("/s", 2, 620, {OtherNode("lease-", 1)});

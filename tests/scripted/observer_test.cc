@@ -100,8 +100,7 @@ TEST_F(ScriptedObserver, MissingElectionPathIsWatchedUntilItAppears) {
   RequestPtr exists = script_->Next(Kind::kExists, "/e");
   EXPECT_TRUE(exists->watch());
   script_->Reply(exists, Error(ZkRc::kNoNode));
-  script_->Flush();
-  EXPECT_TRUE(script_->Pending().empty()) << script_->DescribePending();  // waits for the watch
+  ExpectNothingSent();  // waits for the watch
   script_->FireWatch(exists, WatchType::kCreated);
   AnswerLine("/e", {OtherNode("latch-", 1)});
   script_->Reply(script_->Next(Kind::kGetData, "/e/"), Data("first", 21, kOtherSession));
