@@ -278,6 +278,12 @@ class ScriptedSession final : public ZkSession {
     if (announce) sink_->OnZkState(ZkState::kExpired);
     AnswerAllInFlight(ZkRc::kSessionExpired);
   }
+  void DoFailAuth() {
+    connected_ = false;
+    expired_ = true;
+    sink_->OnZkState(ZkState::kAuthFailed);
+    AnswerAllInFlight(ZkRc::kAuthFailed);
+  }
   void DoReply(uint64_t id, const Answer &answer) {
     auto it = in_flight_.find(id);
     if (it == in_flight_.end()) return;  // answered already (by a connection loss...)
@@ -397,6 +403,11 @@ ZkSessionFactory Script::Factory() {
     std::unique_ptr<ScriptedSession> session;
     {
       std::lock_guard<std::mutex> lock(script->mu_);
+      if (script->refuse_sessions_ > 0) {
+        --script->refuse_sessions_;
+        *error = ZKL_ECONNECTION;
+        return nullptr;
+      }
       int serial = ++script->last_serial_;
       session = std::make_unique<ScriptedSession>(script, sink, serial);
       script->sessions_[serial] = session.get();
@@ -553,6 +564,17 @@ void Script::Expire(bool announce) {
   Queue(0, [announce](ScriptedSession *s) {
     if (s) s->DoExpire(announce);
   });
+}
+
+void Script::FailAuth() {
+  Queue(0, [](ScriptedSession *s) {
+    if (s) s->DoFailAuth();
+  });
+}
+
+void Script::RefuseSessions(int count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  refuse_sessions_ = count;
 }
 
 void Script::FireWatch(const RequestPtr &setter, WatchType type) {

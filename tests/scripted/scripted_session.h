@@ -128,6 +128,10 @@ class Script : public std::enable_shared_from_this<Script> {
   // kSessionExpired. The client then starts a new session. `announce`
   // false: the handle just becomes unusable, without the state event.
   void Expire(bool announce = true);
+  // The server refuses the session's credentials: state kAuthFailed, every
+  // request in flight answered kAuthFailed, the handle unusable for good
+  // (as the C client's after a SASL failure).
+  void FailAuth();
   // The watch `setter` set fires (even before `setter` is answered).
   void FireWatch(const RequestPtr &setter, WatchType type);
   // Every watch set on `path` in the current session fires (once each).
@@ -137,6 +141,9 @@ class Script : public std::enable_shared_from_this<Script> {
   void Flush(int64_t timeout_ms = 5000);
 
   // --- sessions ---
+  // The next `count` sessions the client starts cannot be made (as when not
+  // one server name resolves): the factory fails with ZKL_ECONNECTION.
+  void RefuseSessions(int count);
   // The serial of the newest session (0: none yet).
   int session_serial() const;
   // Waits until session `serial` exists; throws otherwise.
@@ -167,6 +174,7 @@ class Script : public std::enable_shared_from_this<Script> {
   uint64_t last_request_ = 0;
   std::deque<RequestPtr> pending_;  // unclaimed
   int auto_synced_ = 0;
+  int refuse_sessions_ = 0;
   bool auto_sync_ = true;
 };
 
