@@ -17,9 +17,6 @@ std::string_view Basename(std::string_view p) {
 }
 
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
-// How long a semaphore holder waits before handing first place on (the
-// longest its successor may sleep past a lease another holder freed).
-constexpr absl::Duration kHandOffDelay = absl::Milliseconds(10);
 // Apache Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the
 // data a revoker writes into the holder's node.
 constexpr std::string_view kRevokeMarker = "__REVOKE__";
@@ -741,22 +738,16 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   }
   Decision d = rule_->Decide(queue, static_cast<size_t>(own - queue.begin()));
   if (d.holds) {
-    bool hand_off = false;
     if (attempt_.wait != Attempt::Wait::kNotYet && rule_->hands_off()) {
       // Our successor, if any, watches our node: touching it hands it the
       // place of first in line (semaphore.cc).
       int64_t own_seq_value = own_seq.value_or(0);
-      hand_off = std::any_of(children.begin(), children.end(), [&](std::string_view name) {
+      bool successor = std::any_of(children.begin(), children.end(), [&](std::string_view name) {
         return rule_->Participates(name) && *SequenceOf(name) > own_seq_value;
       });
+      if (successor) Submitted(client_->SetData(this, kHandOff, OwnPath(), NodeData(), -1));
     }
     Granted();
-    if (hand_off && held()) {
-      // Not at once: a short hold ends first, and then its delete wakes
-      // the successor (one notification per release instead of two).
-      hold_.hand_off_at = MonoNow() + kHandOffDelay;
-      ArmTimer();
-    }
     return;
   }
   if (attempt_.wait == Attempt::Wait::kNotYet) attempt_.wait = Attempt::Wait::kBehind;
@@ -979,7 +970,7 @@ void Contender::FlushDeferred() {
 }
 
 void Contender::ArmTimer() {
-  absl::Time when = std::min({reaper_.flush_deadline(), hold_.deadline, hold_.hand_off_at});
+  absl::Time when = std::min(reaper_.flush_deadline(), hold_.deadline);
   if (pending()) when = std::min(when, attempt_.deadline);
   client_->SetTimer(this, when);
 }
@@ -1065,10 +1056,6 @@ void Contender::OnTimer() {
   absl::Time now = MonoNow();
   if (reaper_.flush_deadline() <= now) FlushDeferred();
   if (held() && hold_.deadline <= now) EndHold(ZKL_EMAXHOLD);
-  if (held() && hold_.hand_off_at <= now) {
-    hold_.hand_off_at = absl::InfiniteFuture();
-    Submitted(client_->SetData(this, kHandOff, OwnPath(), NodeData(), -1));
-  }
   if (pending() && attempt_.deadline <= now) {
     Fail(ZKL_ETIMEDOUT);
   } else {

@@ -248,9 +248,6 @@ class Contender : public Listener {
     bool suspended = false;  // not provably held right now
     bool revoke_seen = false;  // REVOKE_REQUESTED went out
     absl::Time deadline = absl::InfiniteFuture();  // max hold time
-    // A semaphore's hand-off to its successor, due then unless the hold
-    // ends first (its delete wakes the successor instead).
-    absl::Time hand_off_at = absl::InfiniteFuture();
   };
 
   Phase phase_ ABSL_GUARDED_BY(client_->mu()) = Phase::kIdle;

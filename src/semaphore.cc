@@ -7,17 +7,14 @@
 // lock node's data, written by whoever creates it, and every acquirer
 // checks it.
 //
-// Waiting without a herd, and without a waiter sleeping long while it could
+// Waiting without a herd, and without a waiter ever sleeping while it could
 // hold: only the first waiter (every node ahead of it holds) watches the
 // children list, so a release wakes exactly that one; every other waiter
 // watches its predecessor's node. A waiter that becomes a holder hands the
-// children watch on by touching its own node 10 ms later (kHandOffDelay in
-// contender.cc), which wakes its successor, now first in line; a hold that
-// ends sooner wakes the successor by its delete instead, and a departing
-// waiter wakes its successor by going. So a release costs one notification
-// when holds are short and two when they outlast the delay, whatever the
-// queue length; the price is that a successor may sleep up to 10 ms past a
-// lease that another holder freed meanwhile.
+// children watch on by touching its own node, which wakes its successor,
+// now first in line (and a departing waiter wakes its successor by going).
+// So each release costs two notifications whatever the queue length: one
+// for the next holder, one for the next in line.
 #include <charconv>
 
 #include "rule.h"
