@@ -441,6 +441,16 @@ bool Client::Await(absl::Time deadline, bool may_drive) {
   return MonoNow() >= deadline;
 }
 
+Client::ListenerScope::ListenerScope(Client *c, const std::shared_ptr<Listener> &l)
+    : c_(c), id_(RegisterHandle(l)), kind_(l->kind()) {
+  c_->AddListener(l);
+}
+
+Client::ListenerScope::~ListenerScope() {
+  c_->RemoveListener(id_);
+  UnregisterHandle(reinterpret_cast<void *>(static_cast<uintptr_t>(id_)), kind_);
+}
+
 void Client::BeginSendBatch() {
   if (send_batch_depth_++ > 0 || !session_) return;
   send_batch_session_ = session_.get();

@@ -183,6 +183,22 @@ class Client : public Handle, private ZkSink, private IoDriver {
   };
   // Wakes every Await (a result arrived).
   void Changed() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A short-lived listener (an inspection, a revocation) registered for the
+  // length of one blocking call, so that a close or a session loss reaches
+  // it (OnClientClosed, OnSessionLost) instead of leaving the call to its
+  // deadline; the end of the scope unregisters it. Live only with mu_ held.
+  class ListenerScope {
+   public:
+    ListenerScope(Client *c, const std::shared_ptr<Listener> &l) ABSL_NO_THREAD_SAFETY_ANALYSIS;
+    ~ListenerScope() ABSL_NO_THREAD_SAFETY_ANALYSIS;
+    ListenerScope(const ListenerScope &) = delete;
+    ListenerScope &operator=(const ListenerScope &) = delete;
+
+   private:
+    Client *const c_;
+    const uint64_t id_;
+    const HandleKind kind_;
+  };
   // The requests made in this scope go out together at its end (one write
   // instead of one each). Live only with mu_ held; scopes nest.
   class SendBatch {

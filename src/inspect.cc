@@ -147,6 +147,7 @@ int Inspect(Client &client, const std::string &path, std::unique_ptr<Rule> rule,
       return ZKL_ETIMEDOUT;
     }
   }
+  Client::ListenerScope listening(&client, inspector);  // a close or a loss ends it
   inspector->Start();
   Client::BlockingWait wait(&client);
   while (!inspector->done()) {

@@ -76,6 +76,7 @@ int Revoke(Client &client, const std::string &path, std::unique_ptr<Rule> rule, 
   MutexLock lock(&client.mu());
   if (client.closed()) return ZKL_ECLOSED;
   revoker->AssertLocked();
+  Client::ListenerScope listening(&client, revoker);  // a close or a loss ends it
   revoker->Send(targets);
   Client::BlockingWait wait(&client);
   while (!revoker->done()) {

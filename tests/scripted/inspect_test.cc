@@ -157,18 +157,13 @@ TEST_F(ScriptedInspect, DeadlineAndSessionLossEndTheRead) {
   EXPECT_EQ(Returned(closed), ZKL_ECLOSED);
 }
 
-TEST_F(ScriptedInspect, DISABLED_KnownBugCloseWithAReadInFlightWaitsForTheDeadline) {
-  // KNOWN BUG (engine, src/inspect.cc and src/revoke.cc; not fixed here,
-  // reported): the Inspector and the Revoker are bound to themselves but
-  // never added to the client's listeners, so their OnClientClosed (and
-  // OnSessionLost) never run; and a closed client drops the replies the
-  // closing session makes up (Client::OnZkReply returns once closed_). A
-  // zkl_inspect, zkl_fence_check or zkl_revoke with a request in flight
-  // when another thread closes the client waits for its whole timeout
-  // (for ever with timeout_ms -1) instead of returning ZKL_ECLOSED; so
-  // does one in flight when the client gives a session up after a session
-  // timeout without a server. Fails today (ZKL_ETIMEDOUT after 2 s);
-  // enable it with the fix (--gtest_also_run_disabled_tests runs it).
+TEST_F(ScriptedInspect, CloseWithAReadInFlightEndsTheCall) {
+  // Found by this suite: the Inspector and the Revoker were never among
+  // the client's listeners, so a close (or a session given up) did not
+  // reach them, and a zkl_inspect, zkl_fence_check or zkl_revoke with a
+  // request in flight waited out its whole timeout (for ever with -1)
+  // instead of returning ZKL_ECLOSED. They are now listeners for the
+  // length of the call (Client::ListenerScope).
   Start();
   auto closed = InspectAsync("/f", Options(ZKL_LOCK_FAIR, 0, 2000));
   script_->Next(Kind::kGetChildren, "/f");
