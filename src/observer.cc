@@ -83,6 +83,10 @@ void Observer::SetLeader(bool known, std::string id, uint64_t term) {
 
 void Observer::OnReply(const Reply &r) {
   if (destroyed_) return;
+  if (IsConnectionError(r.rc)) {
+    read_cut_ = true;
+    return;
+  }
   switch (r.op) {
     case kChildren:
       if (r.rc == ZkRc::kOk) {
@@ -119,9 +123,13 @@ void Observer::OnReply(const Reply &r) {
 void Observer::OnWatch(WatchType, const std::string &) { Check(); }
 
 void Observer::OnConnected(bool same_session) {
-  // Watches of a lost session are gone: read again (also harmless when the
-  // same session kept them).
-  if (!same_session) Check();
+  // Watches of a lost session are gone, and so is the watch of a read the
+  // connection loss cut (the C client restores only those of answered
+  // reads): read again.
+  if (!same_session || read_cut_) {
+    read_cut_ = false;
+    Check();
+  }
 }
 
 }  // namespace zkl

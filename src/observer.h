@@ -47,6 +47,9 @@ class Observer : public Listener {
   bool known_ ABSL_GUARDED_BY(client_->mu()) = false;
   std::string leader_ ABSL_GUARDED_BY(client_->mu());
   std::string leader_node_ ABSL_GUARDED_BY(client_->mu());
+  // A read was cut by a connection loss: its watch was never set, so the
+  // next connection reads again, even to the same session.
+  bool read_cut_ ABSL_GUARDED_BY(client_->mu()) = false;
   uint64_t term_ ABSL_GUARDED_BY(client_->mu()) = 0;
 };
 

@@ -221,16 +221,12 @@ TEST_F(ScriptedObserver, DestroyedObserverSendsAndReportsNothing) {
   EXPECT_EQ(zkl_observer_destroy(ob), ZKL_EBADHANDLE);
 }
 
-TEST_F(ScriptedObserver, DISABLED_KnownBugLineReadCutByAConnectionLossIsNeverRepeated) {
-  // KNOWN BUG (engine, src/observer.cc; not fixed here, reported): a read
-  // answered with a connection loss is dropped (OnReply handles only ok
-  // and "no node"), and a reconnect to the same session reads nothing
-  // again (OnConnected re-reads only in a new session). The C client
-  // restores only the watches of answered reads, so the observer then
-  // watches nothing: it reports "no leader" (or, when the cut read
-  // followed a change, the previous leader as current) for good. Fails
-  // today; enable it with the fix
-  // (--gtest_also_run_disabled_tests runs it).
+TEST_F(ScriptedObserver, LineReadCutByAConnectionLossIsRepeated) {
+  // Found by this suite: a read answered with a connection loss was
+  // dropped and a reconnect to the same session read nothing again; the
+  // C client restores only the watches of answered reads, so the observer
+  // watched nothing and reported "no leader" (or the previous leader) for
+  // good. The next connection now reads again.
   Start();
   zkl_observer *ob = NewObserver("/e");
   script_->Next(Kind::kGetChildren, "/e");
