@@ -288,16 +288,18 @@ int Contender::Proclaim(std::string_view data) {
   if (destroyed_) return ZKL_EBADHANDLE;
   WriteGuard guard;
   if (int rc = GuardLocked(owner_, &guard)) return rc;
+  // The node's new data, with data_ as it is until the write is answered:
+  // a refused write rejoins from inside its answer (the node is gone), and
+  // that rejoin must publish the id in force, not the refused one.
   std::string before = std::move(data_);
   data_ = std::string(data);
+  std::string node_data = NodeData();
+  data_ = std::move(before);
   zkl_ops ops;
-  if (int rc = AddOp(&ops, ZkOp{ZkOp::kSetData, OwnPath(), NodeData(), 0, -1})) {
-    data_ = std::move(before);
-    return rc;
-  }
+  if (int rc = AddOp(&ops, ZkOp{ZkOp::kSetData, OwnPath(), std::move(node_data), 0, -1})) return rc;
   int rc = RunGuardedWrite(*client_, std::move(guard), &ops, /*async=*/false);
-  // Applied, or maybe: a rejoin publishes what the leader last asked for.
-  if (rc != ZKL_OK && rc != ZKL_EINDOUBT) data_ = std::move(before);
+  // Applied, or maybe: a later rejoin publishes what the leader last asked for.
+  if (rc == ZKL_OK || rc == ZKL_EINDOUBT) data_ = std::string(data);
   return rc;
 }
 

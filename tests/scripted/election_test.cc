@@ -317,14 +317,11 @@ TEST_F(ScriptedElection, ProclaimRefusedByTheGuardLosesLeadershipAndRejoins) {
   ExpectAcquired(904u, ZKL_EVENT_ELECTED);
 }
 
-TEST_F(ScriptedElection, DISABLED_KnownBugRefusedProclaimIdLeaksIntoTheRejoin) {
-  // KNOWN BUG (engine, src/contender.cc; not fixed here, reported): a
-  // proclaim refused because the leader's node is gone (ZKL_ELOST) applied
-  // nothing, and Proclaim restores the old id for that case. But the
-  // write's answer runs the guard's "node gone" first, which rejoins at
-  // once, so the new node is created with the refused id while the handle
-  // keeps the old one (a later rejoin publishes that). Fails today; enable
-  // it with the fix (--gtest_also_run_disabled_tests runs it).
+TEST_F(ScriptedElection, RefusedProclaimIdStaysOutOfTheRejoin) {
+  // Found by this suite: a proclaim refused because the leader's node is
+  // gone (ZKL_ELOST) applied nothing, but the write's answer rejoins at
+  // once, and the new node was created with the refused id. Proclaim now
+  // puts the id in force only once the write is (or may be) applied.
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
   Elect(e, "/e");
