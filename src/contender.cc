@@ -532,6 +532,12 @@ void Contender::OnWatchedNode(const Reply &r) {
     // the watches whose reads were answered): set it again.
     attempt_.watched.clear();
     ResyncWhenConnected();
+  } else if (r.rc == ZkRc::kOk && rule_->hands_off() && r.stat != nullptr && r.stat->version > 0) {
+    // Touched before our watch was set: its owner already holds and handed
+    // first place on (semaphore.cc); the touch that would have woken us
+    // came too early. Look again, or we would sleep past every lease
+    // freed until our predecessor goes.
+    Check();
   }
 }
 

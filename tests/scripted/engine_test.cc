@@ -674,6 +674,28 @@ TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
   ExpectAcquired(600u);
 }
 
+// A semaphore waiter that decides to watch its predecessor, which becomes a
+// holder and touches its node (the hand-off) before the watch is set: the
+// read that sets the watch shows the touch (version 1), and the waiter looks
+// again instead of sleeping until its predecessor goes (the versions stage
+// saw a semaphore run one holder at a time).
+TEST_F(Scripted, SemaphoreWatchSetAfterTheHandOffLooksAgain) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
+  ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("2", 1, 0));
+  // Two holders and a waiter ahead: this one watches that waiter's node.
+  std::string ahead = OtherNode("lease-", 3);
+  std::string own = AnswerJoin("/s", 4, 700, {OtherNode("lease-", 1), OtherNode("lease-", 2), ahead});
+  RequestPtr watch = script_->Next(Kind::kGetData, "/s/" + ahead);
+  EXPECT_TRUE(watch->watch());
+  // Meanwhile a holder left, the waiter ahead holds and touched its node.
+  script_->Reply(watch, Data("", 650, kOtherSession, 1));
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
+  script_->Reply(look, Children({OtherNode("lease-", 2), ahead, own}));
+  ExpectNoEvent();  // first in line now: it watches the children
+}
+
 TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
   Start();
   zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 2);
