@@ -913,6 +913,7 @@ void Contender::Lost(int error, uint64_t token) {
     attempt_.request = 0;
     attempt_.announced_waiting = false;
     attempt_.mode = Mode::kAsync;
+    attempt_.no_wait = false;  // a won try's "do not queue" ended with it
     attempt_.create_attempts = 0;
   }
   client_->Changed();

@@ -216,6 +216,25 @@ TEST_F(ScriptedElection, CampaignTakesOverTheRejoinedPlace) {
   EXPECT_EQ(elected.request_id, static_cast<uint64_t>(campaign));
 }
 
+// A zero-timeout campaign does not wait; but once won, the rejoin after a
+// loss is the election's own, and waits in line as any rejoin does.
+TEST_F(ScriptedElection, RejoinAfterAZeroTimeoutWinWaitsInLine) {
+  Start();
+  zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
+  ASSERT_GT(zkl_election_acquire_async(e, 0), 0);
+  AnswerJoin("/e", 1, 900);
+  ExpectAcquired(900u, ZKL_EVENT_ELECTED);
+  script_->Expire();
+  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
+  script_->WaitSession(2);
+  AnswerJoin("/e", 3, 903, {OtherNode("latch-", 2)});
+  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
+  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 2));
+  EXPECT_FALSE(script_->HasPending(Kind::kDelete)) << "the rejoin left the line";
+  script_->FireWatch(leader, WatchType::kDeleted);
+  EXPECT_EQ(ExpectAcquired(903u, ZKL_EVENT_ELECTED).request_id, 0u);
+}
+
 TEST_F(ScriptedElection, TryCampaignWhileRejoiningLeavesTheLine) {
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
