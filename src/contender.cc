@@ -12,8 +12,10 @@ namespace zkl {
 namespace {
 
 std::string_view Basename(std::string_view p) {
-  size_t slash = p.rfind('/');
-  return slash == std::string_view::npos ? p : p.substr(slash + 1);
+  // memrchr, not rfind: libstdc++'s rfind walks a node's long name a
+  // character at a time.
+  const void *slash = p.empty() ? nullptr : memrchr(p.data(), '/', p.size());
+  return slash == nullptr ? p : p.substr(static_cast<const char *>(slash) - p.data() + 1);
 }
 
 constexpr int kMaxCreateAttempts = 20;  // parents deleted again and again
