@@ -286,8 +286,17 @@ void Client::KickLoop() {
     kick_after_batch_ = true;
     return;
   }
-  kicking_ = true;
   bool wake = NextDeadline() < planned_.deadline;
+  // The common case, a request made while connected: the plan still fits
+  // unless it left bytes to write or the socket changed (the send moved the
+  // session's own deadlines later). No interest call, no clock reads.
+  int fd = -1;
+  bool write = false;
+  if (!wake && session_ && connected() && session_->ConnectedInterest(&fd, &write) &&
+      fd == planned_.fd && (!write || planned_.write)) {
+    return;
+  }
+  kicking_ = true;
   ZkSession::Interest in;
   bool usable = false;
   if ((!wake || !host_driven_) && session_) {

@@ -481,6 +481,7 @@ class CClientSession final : public ZkSession {
   absl::Time AttemptStarted() const override;
   void LimitAttempt(int budget_ms) override;
   void HoldSends(bool hold) override;
+  bool ConnectedInterest(int *fd, bool *write) override;
 
  private:
   std::unique_ptr<Impl> impl_;
@@ -816,6 +817,13 @@ absl::Time CClientSession::AttemptStarted() const { return impl_->attempt_starte
 void CClientSession::HoldSends(bool hold) {
   Running running(impl_.get());  // the end of a hold writes (TLS: no SIGPIPE)
   zoo_hold_sends(impl_->zh, hold ? 1 : 0);
+}
+
+bool CClientSession::ConnectedInterest(int *fd, bool *write) {
+  int w = 0;
+  if (!zoo_connected_interest(impl_->zh, fd, &w)) return false;
+  *write = w != 0;
+  return true;
 }
 
 void CClientSession::LimitAttempt(int budget_ms) {

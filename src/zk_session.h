@@ -222,6 +222,12 @@ class ZkSession {
   // together (one syscall and one TCP segment). Only an optimization: a
   // session may ignore it.
   virtual void HoldSends(bool hold) {}
+  // While connected: the socket and whether requests wait to be written,
+  // without GetInterest's attempt and timeout work. All a request made
+  // since the last GetInterest can change: its send moves the ping and
+  // receive deadlines later, never sooner. False when only GetInterest can
+  // tell (not connected, or a session that does not know cheaply).
+  virtual bool ConnectedInterest(int *fd, bool *write) { return false; }
 
   struct Impl;  // the C client's side (zk_session.cc)
 };
