@@ -86,15 +86,18 @@ void IoLoop::Register(int fd, bool read, bool write) {
   // Every round, even when the number and the interest look unchanged: a
   // reconnect may have closed the socket (so it left the set) and got a new
   // one with the same number, which nothing else would put in the set.
+  // A reconnect can reuse the number of a closed socket: MOD then fails
+  // because closing removed it, and ADD is right.
+  PutInSet(fd, events, /*known_absent=*/false);
+}
+
+void IoLoop::PutInSet(int fd, uint32_t events, bool known_absent) {
   epoll_event ev{};
   ev.events = events;
   ev.data.u64 = static_cast<uint64_t>(fd);
-  // A reconnect can reuse the number of a closed socket: MOD then fails
-  // because closing removed it, and ADD is right.
-  if (epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) != 0) {
-    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EEXIST) {
-      epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev);
-    }
+  if (!known_absent && epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) == 0) return;
+  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EEXIST) {
+    epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev);
   }
 }
 
@@ -203,14 +206,10 @@ void IoLoop::Reattach(IoDriver *driver) {
   detached_ = false;
   registered_fd_ = plan.fd;
   if (plan.fd >= 0) {
-    // Out of the set since DriveOnce took it: ADD (one call, not Register's
+    // Out of the set since DriveOnce took it: ADD first (one call, not the
     // MOD that would fail first).
-    epoll_event ev{};
-    ev.events = (plan.read ? uint32_t{EPOLLIN} : 0u) | (plan.write ? uint32_t{EPOLLOUT} : 0u);
-    ev.data.u64 = static_cast<uint64_t>(plan.fd);
-    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, plan.fd, &ev) != 0 && errno == EEXIST) {
-      epoll_ctl(epfd_, EPOLL_CTL_MOD, plan.fd, &ev);
-    }
+    PutInSet(plan.fd, (plan.read ? uint32_t{EPOLLIN} : 0u) | (plan.write ? uint32_t{EPOLLOUT} : 0u),
+             /*known_absent=*/true);
   }
   ArmTimer(plan.deadline);
 }

@@ -77,6 +77,9 @@ class IoLoop {
 
  private:
   void Register(int fd, bool read, bool write);
+  // Puts fd in the epoll set with `events`, by MOD or ADD (ADD first when
+  // it is known to be out), whichever the set's state needs.
+  void PutInSet(int fd, uint32_t events, bool known_absent);
   void ArmTimer(absl::Time deadline);
 
   const int epfd_;    // socket, timer, wakeup
