@@ -681,7 +681,7 @@ absl::Time Client::ProvenDeadline() const {
   // The leader expires the session no earlier than a session timeout after
   // the proven touch; 3/4 of it keeps a margin (SafetyBound). A shorter
   // lost_after_ms bounds the time since the quorum was last reachable.
-  absl::Time deadline = quorum_.proven_since() + absl::Nanoseconds(int64_t{negotiated_timeout_ms_} * 750'000);
+  absl::Time deadline = quorum_.proven_since() + FractionOfMs(negotiated_timeout_ms_, 3, 4);
   if (lost_after_ms_ > 0) {
     deadline = std::min(deadline, quorum_.last_quorum_contact() + absl::Milliseconds(lost_after_ms_));
   }
@@ -853,10 +853,8 @@ absl::Time Client::HeartbeatDue() const {
   // (quorum_proof.h): a sixteenth of the session timeout keeps a hold
   // provable between two answers with room to spare, and a third of
   // lost_after_ms when that is shorter.
-  // (Integer nanoseconds: absl's Duration division is a call, and this runs
-  // several times per request.)
-  absl::Duration period = absl::Nanoseconds(int64_t{negotiated_timeout_ms_} * 1'000'000 / 16);
-  if (lost_after_ms_ > 0) period = std::min(period, absl::Nanoseconds(int64_t{lost_after_ms_} * 1'000'000 / 3));
+  absl::Duration period = FractionOfMs(negotiated_timeout_ms_, 1, 16);
+  if (lost_after_ms_ > 0) period = std::min(period, FractionOfMs(lost_after_ms_, 1, 3));
   return heartbeat_sent_ + period;
 }
 

@@ -35,13 +35,10 @@ namespace zkl {
 class QuorumProof {
  public:
   explicit QuorumProof(absl::Duration ping_interval = absl::ZeroDuration())
-      : ping_interval_(ping_interval), keep_spacing_(ping_interval / 8) {}
+      : ping_interval_(ping_interval) {}
 
   // The longest time between two PINGs of the leader to a follower.
-  void set_ping_interval(absl::Duration d) {
-    ping_interval_ = d;
-    keep_spacing_ = d / 8;
-  }
+  void set_ping_interval(absl::Duration d) { ping_interval_ = d; }
   absl::Duration ping_interval() const { return ping_interval_; }
 
   // A new connection (or none): what was seen on the old one proves nothing
@@ -73,7 +70,6 @@ class QuorumProof {
     absl::Time sent, answered;
   };
   absl::Duration ping_interval_;
-  absl::Duration keep_spacing_;  // answers kept at most one per this (OnAnswered)
   absl::Time proven_since_ = absl::InfinitePast();
   absl::Time last_quorum_contact_ = absl::InfinitePast();
   // Requests answered on this connection, in answer order (the server

@@ -28,6 +28,14 @@ inline absl::Time MonoDeadline(int64_t timeout_ms) {
   return timeout_ms < 0 ? absl::InfiniteFuture() : MonoNow() + absl::Milliseconds(timeout_ms);
 }
 
+// num/den of `ms` milliseconds, in integer nanoseconds: absl's Duration
+// multiplication and division are out-of-line calls (a 128-bit division),
+// and the heartbeat and lease deadlines are computed several times per
+// request.
+inline absl::Duration FractionOfMs(int64_t ms, int64_t num, int64_t den) {
+  return absl::Nanoseconds(ms * 1'000'000 * num / den);
+}
+
 class ABSL_LOCKABLE Mutex {
  public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() { m_.lock(); }
