@@ -77,20 +77,21 @@ TEST_F(Scripted, ElectedLeaderLosesOnExpiryAndRejoinsInTheNewSession) {
 
 class ScriptedElection : public Scripted {
  protected:
-  // A fair election on `path` won at once (one node, `czxid`); returns the
-  // own node's name.
-  std::string Elect(zkl_election *e, const std::string &path, int64_t czxid = 900) {
-    EXPECT_GT(zkl_election_acquire_async(e, -1), 0);
+  // A fair election on `path` won at once (one node, `czxid`) by a campaign
+  // with `timeout_ms`; returns the own node's name.
+  std::string Elect(zkl_election *e, const std::string &path, int64_t czxid = 900, int64_t timeout_ms = -1) {
+    EXPECT_GT(zkl_election_acquire_async(e, timeout_ms), 0);
     std::string own = AnswerJoin(path, 1, czxid);
     ExpectAcquired(static_cast<uint64_t>(czxid), ZKL_EVENT_ELECTED);
     return own;
   }
 
-  // Elected, then the session expires: the candidate is back in line by
-  // itself in session 2, behind latch 2 (NOT_ELECTED, no request id).
-  // Returns the watch on the leader ahead and the own node's name.
-  std::pair<RequestPtr, std::string> RejoinBehindAnother(zkl_election *e) {
-    Elect(e, "/e");
+  // Elected (by a campaign with `timeout_ms`), then the session expires:
+  // the candidate is back in line by itself in session 2, behind latch 2
+  // (NOT_ELECTED, no request id). Returns the watch on the leader ahead and
+  // the own node's name.
+  std::pair<RequestPtr, std::string> RejoinBehindAnother(zkl_election *e, int64_t timeout_ms = -1) {
+    Elect(e, "/e", 900, timeout_ms);
     script_->Expire();
     ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
     script_->WaitSession(2);
@@ -221,15 +222,7 @@ TEST_F(ScriptedElection, CampaignTakesOverTheRejoinedPlace) {
 TEST_F(ScriptedElection, RejoinAfterAZeroTimeoutWinWaitsInLine) {
   Start();
   zkl_election *e = NewElection("/e", ZKL_ELECTION_FAIR);
-  ASSERT_GT(zkl_election_acquire_async(e, 0), 0);
-  AnswerJoin("/e", 1, 900);
-  ExpectAcquired(900u, ZKL_EVENT_ELECTED);
-  script_->Expire();
-  ExpectEvent(ZKL_EVENT_LOST, ZKL_ESESSION);
-  script_->WaitSession(2);
-  AnswerJoin("/e", 3, 903, {OtherNode("latch-", 2)});
-  ExpectEvent(ZKL_EVENT_NOT_ELECTED);
-  RequestPtr leader = script_->Next(Kind::kGetData, "/e/" + OtherNode("latch-", 2));
+  RequestPtr leader = RejoinBehindAnother(e, /*timeout_ms=*/0).first;
   EXPECT_FALSE(script_->HasPending(Kind::kDelete)) << "the rejoin left the line";
   script_->FireWatch(leader, WatchType::kDeleted);
   EXPECT_EQ(ExpectAcquired(903u, ZKL_EVENT_ELECTED).request_id, 0u);
