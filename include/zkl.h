@@ -801,7 +801,8 @@ ZKL_API int zkl_election_destroy(zkl_election *e);
  * back (NOT_ELECTED / ELECTED follow).
  */
 ZKL_API int zkl_election_acquire(zkl_election *e, int64_t timeout_ms);
-/* Without waiting: leader now (0), or ZKL_EAGAIN (left again). */
+/* Without waiting: leader now (0), or ZKL_EAGAIN (left again). A leader
+ * elected this way rejoins after LOST and waits in line like any other. */
 ZKL_API int zkl_election_try_acquire(zkl_election *e);
 /* Joins and returns at once: its request id (> 0), or a negative ZKL_E*
  * code. The events that answer it carry the id: NOT_ELECTED when queued
