@@ -237,6 +237,7 @@ void Client::PrepareIo(IoPlan *plan) {
     ZkRc rc = session_->GetInterest(&in);
     NoteConnectError();  // the interest call times attempts out
     plan->fd = in.fd;
+    plan->socket_serial = in.socket_serial;
     plan->read = in.read;
     plan->write = in.write;
     // An unusable session has nothing to wait for (its renewal is due).
@@ -316,6 +317,7 @@ void Client::KickLoop() {
     // thread (its set and timer change in place): no wakeup, no switch.
     IoPlan plan;
     plan.fd = in.fd;
+    plan.socket_serial = in.socket_serial;
     plan.read = in.read;
     plan.write = in.write;
     plan.deadline = std::min(NextDeadline(), MonoNow() + absl::Milliseconds(in.timeout_ms));

@@ -71,34 +71,47 @@ void IoLoop::Wake() { Signal(wakefd_); }
 void IoLoop::WakeCaller() { Signal(caller_wakefd_); }
 
 void IoLoop::Apply(const IoPlan &plan) {
-  Register(plan.fd, plan.read, plan.write);
+  Register(plan);
   ArmTimer(plan.deadline);
 }
 
-void IoLoop::Register(int fd, bool read, bool write) {
-  uint32_t events = (read ? uint32_t{EPOLLIN} : 0u) | (write ? uint32_t{EPOLLOUT} : 0u);
+namespace {
+uint32_t EventsOf(const IoPlan &plan) {
+  return (plan.read ? uint32_t{EPOLLIN} : 0u) | (plan.write ? uint32_t{EPOLLOUT} : 0u);
+}
+}  // namespace
+
+void IoLoop::Register(const IoPlan &plan) {
+  uint32_t events = EventsOf(plan);
+  // The set already has this socket with this interest: nothing to do (a
+  // round of a busy loop would otherwise pay a syscall for nothing). The
+  // serial, not the number, says it is the same socket: a reconnect can
+  // get a closed socket's number, and closing took that one out of the set.
+  if (in_set_ && !detached_ && plan.fd == registered_fd_ && plan.socket_serial == registered_serial_ &&
+      events == registered_events_) {
+    return;
+  }
   // The previous socket is not removed by its number here: the C client
   // changes sockets by closing the old one (which leaves the set by
   // itself), and the number may already belong to another socket of the
   // process. One still open is removed when it reports (RunOnce).
-  registered_fd_ = fd;
-  if (fd < 0 || detached_) return;  // a detached socket comes back in DriveOnce
-  // Every round, even when the number and the interest look unchanged: a
-  // reconnect may have closed the socket (so it left the set) and got a new
-  // one with the same number, which nothing else would put in the set.
-  // A reconnect can reuse the number of a closed socket: MOD then fails
-  // because closing removed it, and ADD is right.
-  PutInSet(fd, events, /*known_absent=*/false);
+  registered_fd_ = plan.fd;
+  registered_serial_ = plan.socket_serial;
+  in_set_ = false;
+  if (plan.fd < 0 || detached_) return;  // a detached socket comes back in DriveOnce
+  // A new socket with a closed one's number: MOD fails (closing removed
+  // it) and ADD is right.
+  in_set_ = PutInSet(plan.fd, events, /*known_absent=*/false);
+  registered_events_ = events;
 }
 
-void IoLoop::PutInSet(int fd, uint32_t events, bool known_absent) {
+bool IoLoop::PutInSet(int fd, uint32_t events, bool known_absent) {
   epoll_event ev{};
   ev.events = events;
   ev.data.u64 = static_cast<uint64_t>(fd);
-  if (!known_absent && epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) == 0) return;
-  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EEXIST) {
-    epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev);
-  }
+  if (!known_absent && epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) == 0) return true;
+  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) == 0) return true;
+  return errno == EEXIST && epoll_ctl(epfd_, EPOLL_CTL_MOD, fd, &ev) == 0;
 }
 
 void IoLoop::ArmTimer(absl::Time deadline) {
@@ -172,6 +185,7 @@ void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
       // Out of the I/O thread's set: the answer wakes this thread alone.
       if (!detached_ || plan.fd != registered_fd_) epoll_ctl(epfd_, EPOLL_CTL_DEL, plan.fd, nullptr);
       detached_ = true;
+      in_set_ = false;
       fds[1] = {plan.fd, static_cast<short>((plan.read ? POLLIN : 0) | (plan.write ? POLLOUT : 0)), 0};
     }
     Apply(plan);  // the timer, for the I/O thread
@@ -205,12 +219,11 @@ void IoLoop::Reattach(IoDriver *driver) {
   driver->PrepareIo(&plan);
   detached_ = false;
   registered_fd_ = plan.fd;
-  if (plan.fd >= 0) {
-    // Out of the set since DriveOnce took it: ADD first (one call, not the
-    // MOD that would fail first).
-    PutInSet(plan.fd, (plan.read ? uint32_t{EPOLLIN} : 0u) | (plan.write ? uint32_t{EPOLLOUT} : 0u),
-             /*known_absent=*/true);
-  }
+  registered_serial_ = plan.socket_serial;
+  registered_events_ = EventsOf(plan);
+  // Out of the set since DriveOnce took it: ADD first (one call, not the
+  // MOD that would fail first).
+  in_set_ = plan.fd >= 0 && PutInSet(plan.fd, registered_events_, /*known_absent=*/true);
   ArmTimer(plan.deadline);
 }
 

@@ -17,6 +17,7 @@ namespace zkl {
 // What the loop waits for next.
 struct IoPlan {
   int fd = -1;  // the ZooKeeper socket, -1 while there is none
+  uint64_t socket_serial = 0;  // which socket fd is (ZkSession::Interest)
   bool read = false;
   bool write = false;
   absl::Time deadline = absl::InfiniteFuture();  // monotonic (MonoNow)
@@ -76,10 +77,11 @@ class IoLoop {
   void WakeCaller();
 
  private:
-  void Register(int fd, bool read, bool write);
+  void Register(const IoPlan &plan);
   // Puts fd in the epoll set with `events`, by MOD or ADD (ADD first when
-  // it is known to be out), whichever the set's state needs.
-  void PutInSet(int fd, uint32_t events, bool known_absent);
+  // it is known to be out), whichever the set's state needs. False when
+  // neither worked.
+  bool PutInSet(int fd, uint32_t events, bool known_absent);
   void ArmTimer(absl::Time deadline);
 
   const int epfd_;    // socket, timer, wakeup
@@ -89,6 +91,9 @@ class IoLoop {
   const int caller_wakefd_;  // DriveOnce's wakeup
   // What is registered and armed (touched with the driver's mutex held).
   int registered_fd_ = -1;
+  uint64_t registered_serial_ = 0;
+  uint32_t registered_events_ = 0;
+  bool in_set_ = false;    // registered_fd_ is in the set with those events
   bool detached_ = false;  // the socket is out of the set: a caller drives
   absl::Time armed_ = absl::InfiniteFuture();
 };

@@ -7,6 +7,7 @@
 #include <netdb.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cerrno>
 #include <cstring>
@@ -62,6 +63,13 @@ struct ZkSession::Impl {
   bool resolve_failing = false;
   long attempts_seen = 0;
   absl::Time attempt_started = absl::InfinitePast();
+  // This session among the process's: the high half of a socket serial
+  // (the C client counts the sockets it starts, the low half).
+  const uint64_t instance = NextInstance();
+  static uint64_t NextInstance() {
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+  }
 };
 
 namespace {
@@ -647,6 +655,7 @@ ZkRc CClientSession::GetInterest(Interest *out) {
     impl_->attempt_started = before;
   }
   out->fd = fd;
+  out->socket_serial = (impl_->instance << 32) | static_cast<uint32_t>(attempts);
   out->read = (interest & ZOOKEEPER_READ) != 0;
   out->write = (interest & ZOOKEEPER_WRITE) != 0;
   out->timeout_ms = static_cast<int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;

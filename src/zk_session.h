@@ -155,6 +155,9 @@ class ZkSession {
   // --- driving (the I/O loop) ---
   struct Interest {
     int fd = -1;  // -1: no socket right now
+    // Which socket `fd` is: another one (a reconnect, or another session
+    // of the process) has another serial even when it reuses the number.
+    uint64_t socket_serial = 0;
     bool read = false;
     bool write = false;
     int64_t timeout_ms = -1;  // call Interest() again after this long

@@ -164,6 +164,7 @@ class ScriptedSession final : public ZkSession {
       return ZkRc::kInvalidState;
     }
     out->fd = fd_;
+    out->socket_serial = static_cast<uint64_t>(serial_);  // one eventfd per session
     out->read = true;  // readable while actions are queued
     out->write = false;
     out->timeout_ms = 60 * 1000;  // nothing of its own to time
