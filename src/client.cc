@@ -22,6 +22,16 @@ struct Request {
   absl::Time sent;
   bool heartbeat = false;  // a sync that feeds the quorum proof
   bool ensemble_config = false;  // a read of /zookeeper/config
+  // What the request changes of a node, for the local watches
+  // (Client::WatchLocalNode): a set or a delete of `path`, or a multi's
+  // sets and deletes of local nodes.
+  enum class Change : uint8_t { kNone, kSet, kDelete, kMulti } change = Change::kNone;
+  struct MultiChange {
+    size_t index;  // of the operation
+    std::string path;
+    bool deletes;
+  };
+  std::vector<MultiChange> multi_changes{};
 };
 
 namespace {
@@ -163,6 +173,7 @@ void Client::EndSession() {
   // Bump the generation first: the completions the close runs (kClosing)
   // and anything still on its way are stale.
   uint64_t ended = generation_++;
+  local_nodes_.clear();  // the session's nodes go with it (waiters start over)
   std::unique_ptr<ZkSession> old = std::move(session_);
   old.reset();
   FreeAbandonedRequests(ended);
@@ -754,6 +765,9 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
     OnEnsembleConfig(zr);
     return;
   }
+  // Before the sender's own handling, which may be gone: a waiter behind
+  // the node hears of the change whatever became of its owner.
+  if (req->change != Request::Change::kNone && !local_nodes_.empty()) LocalNodeAnswered(*req, zr);
   std::shared_ptr<Listener> l = req->listener.lock();
   if (!l) return;
   Reply r;
@@ -901,8 +915,9 @@ ZkRc Client::CreateNode(Listener *l, int op, const std::string &path, std::strin
 }
 
 ZkRc Client::DeleteNode(Listener *l, int op, const std::string &path, int version) {
-  return Submit(NewRequest(l, op, path),
-                [&](ZkSession &s, Request *req) { return s.Delete(req, path, version); });
+  Request *req = NewRequest(l, op, path);
+  req->change = Request::Change::kDelete;
+  return Submit(req, [&](ZkSession &s, Request *r) { return s.Delete(r, path, version); });
 }
 
 ZkRc Client::GetChildren(Listener *l, int op, const std::string &path, bool watch) {
@@ -925,8 +940,9 @@ ZkRc Client::Exists(Listener *l, int op, const std::string &path, bool watch) {
 
 ZkRc Client::SetData(Listener *l, int op, const std::string &path, std::string_view data,
                      int version) {
-  return Submit(NewRequest(l, op, path),
-                [&](ZkSession &s, Request *req) { return s.SetData(req, path, data, version); });
+  Request *req = NewRequest(l, op, path);
+  req->change = Request::Change::kSet;
+  return Submit(req, [&](ZkSession &s, Request *r) { return s.SetData(r, path, data, version); });
 }
 
 ZkRc Client::Sync(Listener *l, int op, const std::string &path) {
@@ -935,8 +951,70 @@ ZkRc Client::Sync(Listener *l, int op, const std::string &path) {
 
 ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
   std::string first = ops.empty() ? std::string() : ops.front().path;
-  return Submit(NewRequest(l, op, first),
-                [&](ZkSession &s, Request *req) { return s.Multi(req, std::move(ops)); });
+  Request *req = NewRequest(l, op, first);
+  if (!local_nodes_.empty()) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      bool deletes = ops[i].type == ZkOp::kDelete;
+      if ((deletes || ops[i].type == ZkOp::kSetData) && local_nodes_.contains(ops[i].path)) {
+        req->change = Request::Change::kMulti;
+        req->multi_changes.push_back(Request::MultiChange{i, ops[i].path, deletes});
+      }
+    }
+  }
+  return Submit(req, [&](ZkSession &s, Request *r) { return s.Multi(r, std::move(ops)); });
+}
+
+void Client::NoteLocalNode(const std::string &path) { local_nodes_.try_emplace(path); }
+
+bool Client::WatchLocalNode(Listener *l, const std::string &path, bool *touched) {
+  auto it = local_nodes_.find(path);
+  if (it == local_nodes_.end()) return false;
+  *touched = it->second.touched;
+  if (*touched) return true;  // one-shot, and it has already fired
+  std::vector<std::weak_ptr<Listener>> &watchers = it->second.watchers;
+  for (const auto &w : watchers) {
+    if (w.lock().get() == l) return true;
+  }
+  watchers.push_back(l->self());
+  return true;
+}
+
+void Client::LocalNodeAnswered(const Request &req, const ZkReply &zr) {
+  switch (req.change) {
+    case Request::Change::kNone:
+      break;
+    case Request::Change::kSet:
+      if (zr.rc == ZkRc::kOk) LocalNodeChanged(req.path, /*deleted=*/false);
+      break;
+    case Request::Change::kDelete:
+      if (zr.rc == ZkRc::kOk || zr.rc == ZkRc::kNoNode) LocalNodeChanged(req.path, /*deleted=*/true);
+      break;
+    case Request::Change::kMulti:
+      for (const Request::MultiChange &c : req.multi_changes) {
+        // All or nothing; but a delete that failed for NoNode says the node
+        // is gone all the same.
+        bool gone_anyway = c.deletes && zr.results && c.index < zr.results->size() &&
+                           (*zr.results)[c.index].rc == ZkRc::kNoNode;
+        if (zr.rc == ZkRc::kOk || gone_anyway) LocalNodeChanged(c.path, c.deletes);
+      }
+      break;
+  }
+}
+
+void Client::LocalNodeChanged(const std::string &path, bool deleted) {
+  auto it = local_nodes_.find(path);
+  if (it == local_nodes_.end()) return;
+  std::vector<std::weak_ptr<Listener>> watchers = std::move(it->second.watchers);
+  it->second.watchers.clear();
+  if (deleted) {
+    local_nodes_.erase(it);
+  } else {
+    it->second.touched = true;
+  }
+  for (const auto &w : watchers) {
+    if (auto l = w.lock()) l->OnWatch(deleted ? WatchType::kDeleted : WatchType::kDataChanged, path);
+  }
+  if (!watchers.empty()) Changed();
 }
 
 void Client::DeferDelete(const std::string &path, Listener *l) {

@@ -255,6 +255,23 @@ class Client : public Handle, private ZkSink, private IoDriver {
   ZkRc SetData(Listener *l, int op, const std::string &path, std::string_view data, int version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   ZkRc Multi(Listener *l, int op, std::vector<ZkOp> ops) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Local watches (semaphore.cc): while the session lives, a node it made
+  // for a semaphore changes only by its owner's requests on this client
+  // (the hand-off touch, the delete), so a waiter of the same client behind
+  // it hears of the change from the answer to that request, and the server
+  // sends no notification. NoteLocalNode: `path` was just made by this
+  // session. WatchLocalNode: a one-shot watch of it (OnWatch, kDataChanged
+  // or kDeleted); false when `path` is not such a node (made by another
+  // client, before a reconnect lost its create's answer, or gone): then
+  // watch through the server. *touched: it was set already (the change
+  // came before the watch; none is set then).
+  void NoteLocalNode(const std::string &path) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool WatchLocalNode(Listener *l, const std::string &path, bool *touched)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Fires a local node's watches (no-op for other paths): on the answer to
+  // our set or delete of it, or when its owner finds it gone (deleted by
+  // someone else, e.g. an administrator).
+  void LocalNodeChanged(const std::string &path, bool deleted) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Deletes held back a moment (an async release waiting for its handle's
   // next acquire to take it along), by lock path. A create by another
   // handle on the path sends them first: on one session ZooKeeper applies
@@ -310,6 +327,8 @@ class Client : public Handle, private ZkSink, private IoDriver {
   void EndBlockingWait() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::shared_ptr<Listener>> LiveListeners() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void IoThreadMain();
+  // The answer to a set or delete that may change a local node.
+  void LocalNodeAnswered(const Request &req, const ZkReply &zr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // ZkSink (called under mu_ from inside the session's calls).
   void OnZkState(ZkState state) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -402,6 +421,11 @@ class Client : public Handle, private ZkSink, private IoDriver {
   absl::flat_hash_set<Request *> outstanding_ ABSL_GUARDED_BY(mu_);  // sent, unanswered
   absl::flat_hash_map<std::string, std::vector<std::weak_ptr<Listener>>> deferred_deletes_
       ABSL_GUARDED_BY(mu_);
+  struct LocalNode {
+    bool touched = false;
+    std::vector<std::weak_ptr<Listener>> watchers;
+  };
+  absl::flat_hash_map<std::string, LocalNode> local_nodes_ ABSL_GUARDED_BY(mu_);
   std::set<std::pair<absl::Time, uint64_t>> timers_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, absl::Time> timer_of_ ABSL_GUARDED_BY(mu_);
 

@@ -642,6 +642,8 @@ void Contender::OnFixedData(const Reply &r) {
 void Contender::CreateDone(ZkRc rc, std::string_view value, const NodeStat *stat) {
   if (rc == ZkRc::kOk) {
     own_.Created(std::string(Basename(value)), static_cast<uint64_t>(stat->czxid));
+    // A semaphore's waiter of this client behind it can watch it locally.
+    if (rule_->hands_off() && !fixed()) client_->NoteLocalNode(OwnPath());
     if (!want_hold()) {
       DeleteOwn();
     } else if (fixed()) {
@@ -786,6 +788,17 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
   if (target == attempt_.watched) return;  // already watching it
   attempt_.watched = target;
   attempt_.holds_when_watched_goes = d.holds_when_watched_goes;
+  bool touched = false;
+  if (rule_->hands_off() && client_->WatchLocalNode(this, target, &touched)) {
+    // Our predecessor is a node of this client: its hand-off touch and its
+    // delete are this client's requests, whose answers wake us (no server
+    // notification). Touched already: it holds, so look again now.
+    if (touched) {
+      attempt_.watched.clear();
+      Check();
+    }
+    return;
+  }
   // getData, not exists: if the node is already gone we learn it without
   // leaving a watch behind on a path that may never exist again.
   Submitted(client_->GetData(this, kWatchNode, attempt_.watched, true));
@@ -943,6 +956,9 @@ void Contender::NodeGone() {
   // administrator, or a container cleanup race).
   bool was_held = held();
   uint64_t token = own_.czxid();
+  // A waiter of this client behind it may watch it locally: no request of
+  // ours deleted it, so nothing else would tell that waiter.
+  if (own_.named()) client_->LocalNodeChanged(OwnPath(), /*deleted=*/true);
   ForgetNode();
   if (was_held) Lost(ZKL_ELOST, token);
   if (want_hold()) {

@@ -14,7 +14,11 @@
 // children watch on by touching its own node, which wakes its successor,
 // now first in line (and a departing waiter wakes its successor by going).
 // So each release costs two notifications whatever the queue length: one
-// for the next holder, one for the next in line.
+// for the next holder, one for the next in line. When the next in line is
+// a handle of the same client, the second is no notification at all: it
+// watches its predecessor's node locally, and the answer to the touch (or
+// the delete) wakes it (Client::WatchLocalNode: while the session lives,
+// only its owner's requests on this client change that node).
 #include <charconv>
 
 #include "rule.h"

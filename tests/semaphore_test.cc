@@ -206,4 +206,40 @@ TEST(Semaphore, ReleaseWakesAConstantNumberOfWaiters) {
   ASSERT_EQ(zkl_lock_release(locks[1].get(), 1), 0);
 }
 
+// Waiters of one client in a row hand first place on without the server:
+// each watches the node ahead of it locally (Client::WatchLocalNode), so a
+// hand-off costs no notification, and a release at most one (the children
+// watch of the first in line).
+TEST(Semaphore, WaitersOfOneClientHandOffWithoutServerNotifications) {
+  auto c = NewClient();
+  std::string path = UniquePath("semaphore-local");
+  const int kWaiters = 10;
+  auto h = NewSemaphore(c.get(), path, 1, 1);
+  ASSERT_EQ(zkl_lock_acquire(h.get(), 1, 5000), 0);
+  std::vector<LockPtr> waiters;
+  for (int i = 0; i < kWaiters; ++i) {
+    waiters.push_back(NewSemaphore(c.get(), path, 1, 1));
+    ASSERT_GT(zkl_lock_acquire_async(waiters.back().get(), 1, 60000), 0);
+    ASSERT_TRUE(Eventually([&] { return Children(path).size() == i + 2u; }));
+  }
+  // No node is watched through the server (wchs counts data watches; the
+  // first in line watches the children list): the waiters behind watch
+  // locally. The old way, 9 here.
+  EXPECT_EQ(TotalWatches(), 0);
+  uint64_t before = StatCounter(c.get(), "watch_events");
+  ASSERT_EQ(zkl_lock_release(h.get(), 1), 0);
+  for (int i = 0; i < kWaiters; ++i) {
+    auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 5000);
+    ASSERT_TRUE(ev) << "waiter " << i;
+    zkl_lock *which = nullptr;
+    zkl_event_lock(ev.get(), &which);
+    EXPECT_EQ(which, waiters[static_cast<size_t>(i)].get());  // FIFO
+    ASSERT_EQ(zkl_lock_release(which, 1), 0);
+  }
+  // At most one per release (the children watch of a first in line, if it
+  // was set before the release), and no hand-off notification.
+  EXPECT_LE(StatCounter(c.get(), "watch_events") - before, static_cast<uint64_t>(kWaiters));
+  ASSERT_TRUE(Eventually([&] { return Children(path).empty(); }));
+}
+
 }  // namespace

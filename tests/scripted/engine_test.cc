@@ -674,7 +674,8 @@ TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
   ExpectAcquired(600u);
 }
 
-// A semaphore waiter that decides to watch its predecessor, which becomes a
+// A semaphore waiter that decides to watch its predecessor (another
+// client's node: through the server), which becomes a
 // holder and touches its node (the hand-off) before the watch is set: the
 // read that sets the watch shows the touch (version 1), and the waiter looks
 // again instead of sleeping until its predecessor goes (the versions stage
@@ -694,6 +695,112 @@ TEST_F(Scripted, SemaphoreWatchSetAfterTheHandOffLooksAgain) {
   RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
   script_->Reply(look, Children({OtherNode("lease-", 2), ahead, own}));
   ExpectNoEvent();  // first in line now: it watches the children
+}
+
+// Two waiters of one client, one behind the other: the second watches the
+// first's node locally (no read with a watch, so no notification from the
+// server), and the answer to the first's hand-off touch wakes it.
+class ScriptedLocal : public Scripted {
+ protected:
+  // a waits first in line behind another client's holder, and b's acquire
+  // starts (its lease count answered). Returns a's node name.
+  std::string QueueFirst(zkl_lock *a, zkl_lock *b) {
+    EXPECT_GT(zkl_lock_acquire_async(a, 1, -1), 0);
+    script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("1", 1, 0));
+    std::string first = AnswerJoin("/s", 2, 600, {holder_});
+    RequestPtr watch = script_->Next(Kind::kGetChildren, "/s");
+    EXPECT_TRUE(watch->watch());
+    script_->Reply(watch, Children({holder_, first}));
+    EXPECT_GT(zkl_lock_acquire_async(b, 1, -1), 0);
+    script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("1", 1, 0));
+    return first;
+  }
+  // The same, and b joins behind a (it sees the holder and a). Returns a's
+  // and b's names.
+  std::pair<std::string, std::string> QueueTwo(zkl_lock *a, zkl_lock *b) {
+    std::string first = QueueFirst(a, b);
+    return {first, AnswerJoin("/s", 3, 700, {holder_, first})};
+  }
+  // a is admitted (the holder left; `second` waits behind) and touches
+  // its node: returns the touch.
+  RequestPtr AdmitFirst(const std::string &first, const std::string &second) {
+    script_->FireWatch("/s", WatchType::kChildrenChanged);
+    script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Children({first, second}));
+    RequestPtr touch = script_->Next(Kind::kSetData, "/s/" + first);
+    ExpectAcquired(600u);
+    return touch;
+  }
+  // b looks again and finds itself first in line (`view`): it takes over
+  // the children watch.
+  void ExpectFirstInLine(std::vector<std::string> view) {
+    script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Children(std::move(view)));
+    RequestPtr watch = script_->Next(Kind::kGetChildren, "/s");
+    EXPECT_TRUE(watch->watch());
+    ExpectNoEvent();
+  }
+  const std::string holder_ = OtherNode("lease-", 1);
+};
+
+TEST_F(ScriptedLocal, SemaphoreWaiterBehindItsOwnClientsNodeWatchesItLocally) {
+  Start();
+  zkl_lock *a = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  zkl_lock *b = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  auto [first, second] = QueueTwo(a, b);
+  ExpectNothingSent();  // b does not read a's node with a watch
+  RequestPtr touch = AdmitFirst(first, second);
+  ExpectNothingSent();  // b sleeps until the touch is answered
+  script_->Reply(touch, Stat(600, static_cast<int64_t>(sid()), 1));
+  ExpectFirstInLine({first, second});
+}
+
+// Defensive: the touch was answered before b decided to watch a's node (a
+// view older than the touch): b looks again at once.
+TEST_F(ScriptedLocal, SemaphoreLocalWatchOnATouchedNodeLooksAgain) {
+  Start();
+  zkl_lock *a = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  zkl_lock *b = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  std::string first = QueueFirst(a, b);
+  RequestPtr create = script_->Next(Kind::kCreate, "/s/");
+  RequestPtr children = script_->Next(Kind::kGetChildren, "/s");
+  std::string second = Sequential(*create, 3);
+  script_->Reply(create, Created(second, 700, static_cast<int64_t>(sid())));
+  RequestPtr touch = AdmitFirst(first, NameOf(second));
+  script_->Reply(touch, Stat(600, static_cast<int64_t>(sid()), 1));
+  script_->Reply(children, Children({holder_, first, NameOf(second)}));
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_FALSE(look->watch());
+}
+
+// A waiter that goes (its acquire cancelled) deletes its node: the delete's
+// answer wakes the waiter of the same client behind it.
+TEST_F(ScriptedLocal, SemaphoreDepartingWaiterWakesItsLocalSuccessor) {
+  Start();
+  zkl_lock *a = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  zkl_lock *b = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  auto [first, second] = QueueTwo(a, b);
+  Cancel(a);
+  RequestPtr gone = script_->Next(Kind::kDelete, "/s/" + first);
+  ExpectNothingSent();
+  script_->Reply(gone, Ok());
+  ExpectFirstInLine({holder_, second});
+}
+
+// A waiter's node deleted by someone else (an administrator): its owner
+// finds it gone and tells the waiter of the same client behind it, which
+// no answer of ours would.
+TEST_F(ScriptedLocal, SemaphoreNodeDeletedBySomeoneElseWakesItsLocalSuccessor) {
+  Start();
+  zkl_lock *a = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  zkl_lock *b = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  auto [first, second] = QueueTwo(a, b);
+  ExpectNothingSent();
+  script_->FireWatch("/s", WatchType::kChildrenChanged);
+  script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Children({holder_, second}));
+  // a joins again (lease count, create, children); b looks again.
+  script_->Flush();
+  int reads = 0;
+  for (const RequestPtr &r : script_->Pending()) reads += r->kind == Kind::kGetChildren;
+  EXPECT_EQ(reads, 2) << script_->DescribePending();
 }
 
 TEST_F(Scripted, SemaphoreWithADifferentLeaseCountFailsWithMismatch) {
