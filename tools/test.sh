@@ -24,8 +24,13 @@ fi
 ZKL_BIN=$ZKL_PREFIX/bin/zkl
 [ -x "$ZKL_BIN" ] || { echo "tools: $ZKL_BIN is missing (was tools/ built and installed?)" >&2; exit 1; }
 
-# Pinned test dependencies, in a venv of their own.
+# Pinned test dependencies, in a venv of their own. Made under a lock:
+# scripts/test runs the versions stage (which runs this suite too) beside
+# the tools stage, and a half-made venv has python but no pip yet.
 venv=$root/build/tools-venv
+mkdir -p "$root/build"
+exec 9>"$root/build/tools-venv.lock"
+flock 9
 if [ ! -x "$venv/bin/python" ]; then
   if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
     # Debian's python3 ships venv support separately.
@@ -40,6 +45,8 @@ if ! cmp -s "$here/tests/requirements.txt" "$venv/requirements.txt" 2>/dev/null;
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/tests/requirements.txt"
   cp "$here/tests/requirements.txt" "$venv/requirements.txt"
 fi
+flock -u 9
+exec 9>&-
 
 zkdir=$(mktemp -d /tmp/zkl-tools-zk.XXXXXX)
 cleanup() {
