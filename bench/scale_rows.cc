@@ -113,27 +113,31 @@ void RowHerd(const Options &o) {
   for (ZklClient *c : clients) c->StartDispatch();
 
   // Enqueue: every waiter creates its node, reads the children and watches
-  // its predecessor. Done when the server holds one watch per waiter.
+  // its predecessor (a semaphore waiter behind a node of its own client
+  // watches it locally: no watch on the server). Done when the server holds
+  // one node per waiter and every request has its answer (each answer's
+  // follow-up is sent before the answer counts as handled).
   std::vector<ZklClient *> all = clients;
   all.push_back(&holder);
   uint64_t req0 = SumCounter(all, "requests");
+  double nodes0 = server.Monitor()["zk_znode_count"];
   ServerProbe enq_probe(server);
   enq_probe.Start();
   int64_t t0 = NowNs();
   for (auto &s : slots) {
     Check(zkl_lock_acquire_async(s->lock, kOwner, o.limit_ms * 2), "acquire_async");
   }
-  double watch_count = 0;
+  double nodes = 0;
   bool queued = WaitUntil(
       o.limit_ms,
       [&] {
-        Mntr m = server.Monitor();
-        watch_count = m.count("zk_watch_count") ? m["zk_watch_count"] : 0;
-        return watch_count >= waiters;
+        nodes = server.Monitor()["zk_znode_count"] - nodes0;
+        return nodes >= waiters && SumCounter(all, "requests") == SumCounter(all, "count", "rtt_us");
       },
       50);
   int64_t enqueue_ns = NowNs() - t0;
-  if (!queued) Die("herd: waiters not queued in time (watches: " + std::to_string(watch_count) + ")");
+  if (!queued) Die("herd: waiters not queued in time (nodes: " + std::to_string(nodes) + ")");
+  double watch_count = server.Monitor()["zk_watch_count"];
   SleepMs(200);  // the last getData replies land
   ServerDelta enq = enq_probe.Stop();
   uint64_t enq_requests = SumCounter(all, "requests") - req0;
@@ -173,6 +177,7 @@ void RowHerd(const Options &o) {
       .Num("enqueue_us_per_waiter", static_cast<double>(enqueue_ns) / 1e3 / w)
       .Num("enqueue_req_per_waiter", static_cast<double>(enq_requests) / w)
       .Num("enqueue_srv_req_per_waiter", enq.packets / w)
+      .Num("server_watches", watch_count)
       .Num("drain_s", cpu.seconds())
       .Num("ops_per_s", w / cpu.seconds())
       .Num("handoff_p50_us", herd.handoff.PercentileUs(50))

@@ -25,13 +25,15 @@ ZklClient::~ZklClient() {
   zkl_client_destroy(c_);
 }
 
-uint64_t ZklClient::Counter(const char *name) const {
+uint64_t ZklClient::Counter(const char *name, const char *within) const {
   char *json = nullptr;
   if (zkl_client_stats(c_, &json, nullptr) != 0) Die("zkl_client_stats failed");
   std::string doc(json);
   zkl_free(json);
+  size_t from = within ? doc.find(std::string("\"") + within + "\":{") : 0;
+  if (from == std::string::npos) Die("no object " + std::string(within) + " in the statistics");
   std::string key = std::string("\"") + name + "\":";
-  size_t at = doc.find(key);
+  size_t at = doc.find(key, from);
   if (at == std::string::npos) Die("no counter " + std::string(name) + " in the statistics");
   return std::stoull(doc.substr(at + key.size()));
 }
@@ -110,9 +112,9 @@ std::string RunPath(const Options &o, const std::string &what) {
          std::to_string(NowNs() % 1000000007);
 }
 
-uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name) {
+uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name, const char *within) {
   uint64_t sum = 0;
-  for (ZklClient *c : cs) sum += c->Counter(name);
+  for (ZklClient *c : cs) sum += c->Counter(name, within);
   return sum;
 }
 

@@ -24,8 +24,10 @@ class ZklClient {
   ZklClient(const ZklClient &) = delete;
   ZklClient &operator=(const ZklClient &) = delete;
   zkl_client *get() const { return c_; }
-  // A counter of the statistics document ("requests", "watch_events", ...).
-  uint64_t Counter(const char *name) const;
+  // A counter of the statistics document ("requests", "watch_events", ...);
+  // with `within`, the one in that object (("count", "rtt_us"): the
+  // requests answered).
+  uint64_t Counter(const char *name, const char *within = nullptr) const;
 
   // Runs zkl_client_dispatch on a thread of its own (poll on the event fd)
   // until StopDispatch() or destruction.
@@ -56,6 +58,6 @@ bool ExclusiveKind(int kind);
 std::string RunPath(const Options &o, const std::string &what);
 
 // Counters summed over clients.
-uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name);
+uint64_t SumCounter(const std::vector<ZklClient *> &cs, const char *name, const char *within = nullptr);
 
 }  // namespace bench
