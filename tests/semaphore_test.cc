@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -239,6 +240,70 @@ TEST(Semaphore, WaitersOfOneClientHandOffWithoutServerNotifications) {
   // At most one per release (the children watch of a first in line, if it
   // was set before the release), and no hand-off notification.
   EXPECT_LE(StatCounter(c.get(), "watch_events") - before, static_cast<uint64_t>(kWaiters));
+  ASSERT_TRUE(Eventually([&] { return Children(path).empty(); }));
+}
+
+// A waiter's node deleted by someone else (an administrator) while a
+// waiter of the same client watches it locally: its owner finds it gone
+// when it looks next and tells that waiter, so the line goes on (the owner
+// joins again at the end).
+TEST(Semaphore, LocalWatchSurvivesAnAdministratorsDelete) {
+  auto c = NewClient();
+  std::string path = UniquePath("semaphore-admin");
+  auto h = NewSemaphore(c.get(), path, 1, 1);
+  ASSERT_EQ(zkl_lock_acquire(h.get(), 1, 5000), 0);
+  std::vector<LockPtr> w;
+  for (int i = 0; i < 3; ++i) {
+    w.push_back(NewSemaphore(c.get(), path, 1, 1));
+    ASSERT_GT(zkl_lock_acquire_async(w.back().get(), 1, 30000), 0);
+    ASSERT_TRUE(Eventually([&] { return Children(path).size() == i + 2u; }));
+  }
+  std::vector<std::string> nodes = Children(path);  // sequence order
+  std::sort(nodes.begin(), nodes.end(), [](const std::string &a, const std::string &b) {
+    return a.substr(a.size() - 10) < b.substr(b.size() - 10);
+  });
+  DeleteRecursive(path + "/" + nodes[2]);  // w[1]'s node; w[2] watches it
+  ASSERT_EQ(zkl_lock_release(h.get(), 1), 0);
+  std::vector<zkl_lock *> order;
+  for (int i = 0; i < 3; ++i) {
+    auto ev = WaitForEvent(c.get(), ZKL_EVENT_ACQUIRED, 10000);
+    ASSERT_TRUE(ev) << "acquisition " << i;
+    zkl_lock *which = nullptr;
+    zkl_event_lock(ev.get(), &which);
+    order.push_back(which);
+    ASSERT_EQ(zkl_lock_release(which, 1), 0);
+  }
+  // w[1] lost its place: it comes last.
+  EXPECT_EQ(order, (std::vector<zkl_lock *>{w[0].get(), w[2].get(), w[1].get()}));
+}
+
+// Many handles of a few clients: local and server watches mixed, the
+// lease count holds and everyone gets through.
+TEST(Semaphore, LeaseCountHoldsWithManyHandlesPerClient) {
+  std::string path = UniquePath("semaphore-handles");
+  const int kClients = 3, kHandles = 4, kRounds = 8;
+  std::atomic<int> inside{0}, max_inside{0};
+  std::vector<ClientPtr> clients;
+  for (int i = 0; i < kClients; ++i) clients.push_back(NewClient());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kClients * kHandles; ++t) {
+    threads.emplace_back([&, t] {
+      auto l = NewSemaphore(clients[static_cast<size_t>(t % kClients)].get(), path, 2, 1);
+      for (int r = 0; r < kRounds; ++r) {
+        ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 60000), 0);
+        int now = inside.fetch_add(1) + 1;
+        int seen = max_inside.load();
+        while (now > seen && !max_inside.compare_exchange_weak(seen, now)) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        inside.fetch_sub(1);
+        ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+      }
+    });
+  }
+  for (auto &th : threads) th.join();
+  EXPECT_LE(max_inside.load(), 2);
+  EXPECT_EQ(max_inside.load(), 2);  // both leases were used
   ASSERT_TRUE(Eventually([&] { return Children(path).empty(); }));
 }
 
