@@ -23,9 +23,9 @@ struct Request {
   bool heartbeat = false;  // a sync that feeds the quorum proof
   bool ensemble_config = false;  // a read of /zookeeper/config
   // What the request changes of a node, for the local watches
-  // (Client::WatchLocalNode): a set or a delete of `path`, or a multi's
-  // sets and deletes of local nodes.
-  enum class Change : uint8_t { kNone, kSet, kDelete, kMulti } change = Change::kNone;
+  // (Client::WatchLocalNode): a set or a delete of `path`; a multi lists
+  // its sets and deletes of local nodes instead.
+  enum class Change : uint8_t { kNone, kSet, kDelete } change = Change::kNone;
   struct MultiChange {
     size_t index;  // of the operation
     std::string path;
@@ -767,7 +767,9 @@ void Client::OnZkReply(void *request, const ZkReply &zr) {
   }
   // Before the sender's own handling, which may be gone: a waiter behind
   // the node hears of the change whatever became of its owner.
-  if (req->change != Request::Change::kNone && !local_nodes_.empty()) LocalNodeAnswered(*req, zr);
+  if ((req->change != Request::Change::kNone || !req->multi_changes.empty()) && !local_nodes_.empty()) {
+    LocalNodeAnswered(*req, zr);
+  }
   std::shared_ptr<Listener> l = req->listener.lock();
   if (!l) return;
   Reply r;
@@ -956,7 +958,6 @@ ZkRc Client::Multi(Listener *l, int op, std::vector<ZkOp> ops) {
     for (size_t i = 0; i < ops.size(); ++i) {
       bool deletes = ops[i].type == ZkOp::kDelete;
       if ((deletes || ops[i].type == ZkOp::kSetData) && local_nodes_.contains(ops[i].path)) {
-        req->change = Request::Change::kMulti;
         req->multi_changes.push_back(Request::MultiChange{i, ops[i].path, deletes});
       }
     }
@@ -989,15 +990,13 @@ void Client::LocalNodeAnswered(const Request &req, const ZkReply &zr) {
     case Request::Change::kDelete:
       if (zr.rc == ZkRc::kOk || zr.rc == ZkRc::kNoNode) LocalNodeChanged(req.path, /*deleted=*/true);
       break;
-    case Request::Change::kMulti:
-      for (const Request::MultiChange &c : req.multi_changes) {
-        // All or nothing; but a delete that failed for NoNode says the node
-        // is gone all the same.
-        bool gone_anyway = c.deletes && zr.results && c.index < zr.results->size() &&
-                           (*zr.results)[c.index].rc == ZkRc::kNoNode;
-        if (zr.rc == ZkRc::kOk || gone_anyway) LocalNodeChanged(c.path, c.deletes);
-      }
-      break;
+  }
+  for (const Request::MultiChange &c : req.multi_changes) {
+    // All or nothing; but a delete that failed for NoNode says the node is
+    // gone all the same.
+    bool gone_anyway = c.deletes && zr.results && c.index < zr.results->size() &&
+                       (*zr.results)[c.index].rc == ZkRc::kNoNode;
+    if (zr.rc == ZkRc::kOk || gone_anyway) LocalNodeChanged(c.path, c.deletes);
   }
 }
 
