@@ -5,7 +5,9 @@
 # pinned by the lock file packaged in the zkl crate, vendored with `cargo
 # vendor`), built --offline with RUSTFLAGS=-Dwarnings (in a network
 # namespace of its own when unshare -n works), with no libzkl, pkg-config
-# path or build tree in reach; builds the docs as docs.rs would (DOCS_RS=1,
+# path or build tree in reach, and checked to write nothing into the
+# unpacked crates (what cargo publish's verification build checks besides
+# warnings: with this, scripts/package --test skips that build); builds the docs as docs.rs would (DOCS_RS=1,
 # the crates' docs.rs metadata, offline); then runs a lock + election (and a
 # tokio lock) program against a real
 # ZooKeeper on 127.0.0.1 and checks that the binary carries libzkl itself:
@@ -103,11 +105,21 @@ cp "$work/vendor-config.toml" .cargo/config.toml
 ok "cargo vendor: $(ls "$work/vendor" | wc -l) crates ($(ls "$work/vendor" | tr '\n' ' '))"
 nonet=()
 if unshare -n true 2>/dev/null; then nonet=(unshare -n); how="offline, vendored, no network (unshare -n)"; else how="offline, vendored"; fi
+# What cargo publish's verification build checks beside the warnings: the
+# build scripts write nothing into the unpacked crates (only into OUT_DIR).
+# (A checksum list, not read-only files: CI runs as root.)
+crates_sum() { (cd "$work/crates" && find . -printf '%y %p\n' | sort && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+crates_before=$(crates_sum)
 start=$(date +%s)
 "${nonet[@]}" env RUSTFLAGS=-Dwarnings cargo build --release --offline --locked -q -j 2 >"$work/build.log" 2>&1 ||
   { cat "$work/build.log" >&2; bad "fresh cargo project does not build ($how)"; finish; exit 1; }
 ok "fresh cargo project builds zkl $version from the .crate files ($how)"
 echo "install time: $(( $(date +%s) - start ))s (cargo build --release, libzkl built from zkl-sys's sources)"
+if [ "$(crates_sum)" = "$crates_before" ]; then
+  ok "the build wrote nothing into the unpacked crates (as cargo publish's verification requires)"
+else
+  bad "the build changed the unpacked crates: $(diff <(echo "$crates_before") <(crates_sum) | grep '^[<>]' | head -5 | tr '\n' ' ')"
+fi
 bin=$work/app/target/release/zkl-pkgtest
 [ -f "$work/crates/zkl-sys-$version/zkl-src/third_party/zookeeper/src/zookeeper-client-c/generated/zookeeper.jute.c" ] && ok "zkl-sys carries libzkl's sources (zkl-src/)" || bad "zkl-sys has no zkl-src/"
 echo "binary: $(stat -c %s "$bin") bytes"
