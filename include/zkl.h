@@ -637,7 +637,11 @@ ZKL_API int zkl_lock_destroy(zkl_lock *l);
  * the background: it is gone one round trip later, or with the session; a
  * caller that checks the children at once may still see it). A reentrant
  * lock already held by `owner` only increments its hold count (no server
- * round trip). No event is queued for a blocking acquire.
+ * round trip). No event is queued for a blocking acquire. Like any answer,
+ * 0 is true when computed: a caller frozen after it, or one granted right
+ * after its process was frozen past the lease (then a SUSPENDED event
+ * follows and RESTORED after the next answer of the quorum), learns from
+ * zkl_lock_is_held / zkl_lock_valid_for whether the hold is usable now.
  */
 ZKL_API int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms);
 

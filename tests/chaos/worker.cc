@@ -15,7 +15,11 @@
 // while (mostly --hold-ms, one in 25 --long-hold-ms, so that faults hit
 // holders) and releases it. Everything it believes is appended to the history
 // file (format: README.md) with CLOCK_MONOTONIC timestamps:
-//   - a hold begins when the acquire returned / ACQUIRED was pulled;
+//   - a hold begins at the first "yes" of zkl_lock_is_held() (or
+//     is_leader) after the acquire returned / ACQUIRED was pulled: a grant
+//     can be stale by then (the worker frozen right after it) or not yet
+//     provable (granted right after a freeze); without a yes within the
+//     session timeout it is let go unused;
 //   - it ends at the first moment the worker sees a reason to stop: before
 //     it calls release, or when zkl_lock_is_held()/zkl_election_is_leader()
 //     says 0 (SUSPENDED, LOST); it resumes when that says 1 again;
@@ -389,6 +393,27 @@ uint64_t g_hold_seq = 0;
 uint64_t g_acquisitions = 0;
 const uint64_t kOwner = 7;
 
+// A careful user looks before the first use: a grant may be stale by the
+// time the worker gets to it (frozen right after the acquire returned, or
+// with ACQUIRED queued), or not provable yet (granted right after a freeze:
+// is_held says no until the next answer, then RESTORED). Waits (bounded,
+// as Hold does for an outcome) for a yes; `asked` .. `answered` is when the
+// library computed it, and the hold's use (its record) begins at `asked`.
+// False: no yes (LOST, or none in time); the caller lets go unused.
+template <typename HeldFn>
+bool FirstYes(HeldFn held, Op *op, int64_t *asked, int64_t *answered) {
+  int64_t limit = MonotonicNs() + int64_t{g_opt.session_timeout + 3000} * 1000000;
+  for (;;) {
+    *asked = MonotonicNs();
+    bool yes = held();
+    *answered = MonotonicNs();
+    if (yes) return true;
+    if (op->lost || g_stop || MonotonicNs() >= limit) return false;
+    zkl_client_wait(g_client, 2);
+    Drain(op);
+  }
+}
+
 // Holds what `op` acquired (the acquisition is already recorded) until the
 // hold time is over, a LOST arrives or the worker is stopped; then releases.
 void Hold(Op &op, uint64_t hold, uint64_t token) {
@@ -506,8 +531,9 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
   if (rc == ZKL_ELOST && !op.lost) Count("lost-without-event");
 }
 
-void RecordAcquire(const Slot &s, uint64_t hold, uint64_t token) {
-  int64_t t = MonotonicNs();
+// The hold begins at the first yes (FirstYes), which is recorded with it.
+void RecordAcquire(const Slot &s, uint64_t hold, uint64_t token, int64_t asked, int64_t answered) {
+  int64_t t = asked;
   if (s.recipe == Recipe::kSemaphore) {
     Record("acquire %s %" PRIu64 " %s %s %s %" PRId64 " %d", g_opt.id.c_str(), hold,
            zkl_chaos::RecipeName(s.recipe), s.path.c_str(), TokenText(token).c_str(), t,
@@ -516,6 +542,7 @@ void RecordAcquire(const Slot &s, uint64_t hold, uint64_t token) {
     Record("acquire %s %" PRIu64 " %s %s %s %" PRId64, g_opt.id.c_str(), hold,
            zkl_chaos::RecipeName(s.recipe), s.path.c_str(), TokenText(token).c_str(), t);
   }
+  Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, asked, answered);
   ++g_acquisitions;
   Count(std::string("acquired:") + zkl_chaos::RecipeName(s.recipe));
 }
@@ -558,8 +585,16 @@ void OneLockRound(Slot &s) {
     if (rc != 0) return;
     token = TokenOf(s);
   }
+  int64_t asked = 0, answered = 0;
+  if (!FirstYes([&] { return Held(s); }, &op, &asked, &answered)) {
+    Count("granted-never-held");
+    int rc = zkl_lock_release(s.lock, kOwner);
+    CountRc("release", rc);
+    if (rc < 0 && rc != ZKL_ELOST && rc != ZKL_ENOTHELD) ReplaceHandle(s);
+    return;
+  }
   uint64_t hold = ++g_hold_seq;
-  RecordAcquire(s, hold, token);
+  RecordAcquire(s, hold, token, asked, answered);
   Hold(op, hold, token);
 }
 
@@ -597,9 +632,15 @@ void OneElectionRound(Slot &s) {
       if (op.error == 0 && Held(s)) break;
     }
   }
+  int64_t asked = 0, answered = 0;
+  if (!FirstYes([&] { return Held(s); }, &op, &asked, &answered)) {
+    Count("elected-never-held");
+    CountRc("resign", zkl_election_release(s.election));
+    return;
+  }
   uint64_t hold = ++g_hold_seq;
   uint64_t token = TokenOf(s);
-  RecordAcquire(s, hold, token);
+  RecordAcquire(s, hold, token, asked, answered);
   Hold(op, hold, token);
 }
 
@@ -694,6 +735,15 @@ void OneMultilockRound() {
   int rc = zkl_multilock_acquire(ml, kOwner, g_opt.acquire_timeout);
   CountRc("multilock", rc);
   if ((MonotonicNs() - asked) / 1000000 > g_opt.acquire_timeout + 20000) Count("multilock:overdue");
+  Op op;
+  op.multi = ml;
+  int64_t first_asked = 0, first_answered = 0;
+  if (rc == 0 && !FirstYes([&] { return zkl_multilock_is_held(ml) == 1; }, &op, &first_asked,
+                           &first_answered)) {
+    Count("multilock:granted-never-held");
+    CountRc("multilock-release", zkl_multilock_release(ml, kOwner));
+    rc = -1;
+  }
   if (rc == 0) {
     std::vector<uint64_t> holds;
     for (size_t i = 0; i < paths.size(); ++i) {
@@ -704,12 +754,14 @@ void OneMultilockRound() {
       if (recipes[i] == Recipe::kSemaphore) {
         Record("acquire %s %" PRIu64 " %s %s %s %" PRId64 " %d", g_opt.id.c_str(), hold,
                zkl_chaos::RecipeName(recipes[i]), paths[i].c_str(), TokenText(token).c_str(),
-               MonotonicNs(), g_opt.leases);
+               first_asked, g_opt.leases);
       } else {
         Record("acquire %s %" PRIu64 " %s %s %s %" PRId64, g_opt.id.c_str(), hold,
                zkl_chaos::RecipeName(recipes[i]), paths[i].c_str(), TokenText(token).c_str(),
-               MonotonicNs());
+               first_asked);
       }
+      Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, first_asked,
+             first_answered);
     }
     ++g_acquisitions;
     Count("multilock-acquisitions");
@@ -717,8 +769,6 @@ void OneMultilockRound() {
     // As Hold(): the tenure ends when is_held says no (not a release); then
     // a careful user waits (bounded) for the outcome — held again (same
     // session: resume) or LOST — before letting go.
-    Op op;
-    op.multi = ml;
     bool open = true;
     int64_t outcome_limit = 0;
     for (;;) {
