@@ -156,6 +156,7 @@ int Client::Create(const zkl_client_options &opts, ZkSessionFactory factory,
     c->loop_.WatchExtra(c->queue_.fd());
     c->loop_.Wake();
   } else {
+    c->loop_.ShareSocketWithCaller();  // (where the kernel cannot, blocking calls take the socket)
     c->io_thread_ = std::thread([raw = c.get()] { raw->IoThreadMain(); });
   }
   *out = std::move(c);

@@ -35,6 +35,18 @@ void Add(int epfd, int fd, uint64_t tag, uint32_t events) {
   epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
+// The socket into `epfd` as an exclusive entry at the end of its wait
+// queue. Such entries cannot be modified (EINVAL): one already there (a
+// reused number whose old socket is still open somewhere) goes out first.
+bool AddExclusive(int epfd, int fd, uint64_t tag, uint32_t events) {
+  epoll_event ev{};
+  ev.events = events | EPOLLEXCLUSIVE;
+  ev.data.u64 = tag;
+  if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0) return true;
+  return errno == EEXIST && epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nullptr) == 0 &&
+         epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0;
+}
+
 }  // namespace
 
 IoLoop::IoLoop()
@@ -47,6 +59,7 @@ IoLoop::IoLoop()
 }
 
 IoLoop::~IoLoop() {
+  if (caller_epfd_ >= 0) close(caller_epfd_);
   if (outer_ >= 0) close(outer_);
   close(caller_wakefd_);
   close(wakefd_);
@@ -58,6 +71,18 @@ void IoLoop::WatchExtra(int extra_fd) {
   outer_ = Check(epoll_create1(EPOLL_CLOEXEC), "epoll_create1");
   Add(outer_, epfd_, 0, EPOLLIN);
   Add(outer_, extra_fd, 1, EPOLLIN);
+}
+
+bool IoLoop::ShareSocketWithCaller() {
+  int set = epoll_create1(EPOLL_CLOEXEC);
+  if (set < 0) return false;
+  // The wakeup fd as an exclusive entry proves the kernel has them.
+  if (!AddExclusive(set, caller_wakefd_, kWakeTag, EPOLLIN)) {
+    close(set);
+    return false;
+  }
+  caller_epfd_ = set;
+  return true;
 }
 
 static void Signal(int fd) {
@@ -81,28 +106,41 @@ uint32_t EventsOf(const IoPlan &plan) {
 }
 }  // namespace
 
-void IoLoop::Register(const IoPlan &plan) {
+void IoLoop::Register(const IoPlan &plan, bool known_absent) {
   uint32_t events = EventsOf(plan);
+  bool same_socket = plan.fd == registered_fd_ && plan.socket_serial == registered_serial_;
   // The set already has this socket with this interest: nothing to do (a
   // round of a busy loop would otherwise pay a syscall for nothing). The
   // serial, not the number, says it is the same socket: a reconnect can
   // get a closed socket's number, and closing took that one out of the set.
-  if (in_set_ && !detached_ && plan.fd == registered_fd_ && plan.socket_serial == registered_serial_ &&
-      events == registered_events_) {
-    return;
-  }
+  if (in_set_ && !detached_ && same_socket && events == registered_events_) return;
   // The previous socket is not removed by its number here: the C client
   // changes sockets by closing the old one (which leaves the set by
   // itself), and the number may already belong to another socket of the
   // process. One still open is removed when it reports (RunOnce).
+  bool was_in = in_set_ && same_socket;
   registered_fd_ = plan.fd;
   registered_serial_ = plan.socket_serial;
   in_set_ = false;
   if (plan.fd < 0 || detached_) return;  // a detached socket comes back in DriveOnce
-  // A new socket with a closed one's number: MOD fails (closing removed
-  // it) and ADD is right.
-  in_set_ = PutInSet(plan.fd, events, /*known_absent=*/false);
   registered_events_ = events;
+  if (caller_epfd_ < 0) {
+    // A new socket with a closed one's number: MOD fails (closing removed
+    // it) and ADD is right.
+    in_set_ = PutInSet(plan.fd, events, known_absent);
+    return;
+  }
+  if (plan.fd != caller_fd_ || plan.socket_serial != caller_serial_ || !caller_in_set_) {
+    // A new socket: the caller's entry first, the I/O thread's behind it.
+    caller_fd_ = plan.fd;
+    caller_serial_ = plan.socket_serial;
+    caller_in_set_ = AddExclusive(caller_epfd_, plan.fd, static_cast<uint64_t>(plan.fd), EPOLLIN);
+    if (was_in) epoll_ctl(epfd_, EPOLL_CTL_DEL, plan.fd, nullptr);
+  } else if (was_in) {
+    // Another interest: out and in again (still behind the caller's).
+    epoll_ctl(epfd_, EPOLL_CTL_DEL, plan.fd, nullptr);
+  }
+  in_set_ = AddExclusive(epfd_, plan.fd, static_cast<uint64_t>(plan.fd), events);
 }
 
 bool IoLoop::PutInSet(int fd, uint32_t events, bool known_absent) {
@@ -161,6 +199,14 @@ bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
     if (tag == kTimerTag) {
       armed_ = absl::InfiniteFuture();  // one-shot: it fired
     } else if (tag == kWakeTag) {
+    } else if (static_cast<int>(tag) == registered_fd_ && !detached_ && in_blocking_call_) {
+      // An answer that came while the blocking call was not in its wait
+      // (between two rounds): its own set has it ready too, so leave it to
+      // that call, and the socket out of this set until the call ends
+      // (level-triggered, it would wake this thread again at once).
+      epoll_ctl(epfd_, EPOLL_CTL_DEL, registered_fd_, nullptr);
+      detached_ = true;
+      in_set_ = false;
     } else if (static_cast<int>(tag) == registered_fd_ && !detached_) {
       uint32_t e = events[i].events;
       readable = (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
@@ -177,18 +223,38 @@ bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
 
 void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
   pollfd fds[2] = {{caller_wakefd_, POLLIN, 0}, {-1, 0, 0}};
+  bool shared = false;
+  uint64_t serial = 0;
   {
     MutexLock lock(mu);
+    in_blocking_call_ = true;
     IoPlan plan;
     driver->PrepareIo(&plan);
-    if (plan.fd >= 0) {
+    if (caller_epfd_ >= 0 && plan.fd >= 0 && !plan.write) {
+      // Only an answer to wait for: in the caller's own set, the socket
+      // left where it is (back in, if a round that had to write took it).
+      if (detached_) {
+        detached_ = false;
+        in_set_ = false;
+        Register(plan, /*known_absent=*/true);
+      }
+      Apply(plan);
+      shared = in_set_ && caller_in_set_ && caller_fd_ == plan.fd && caller_serial_ == plan.socket_serial;
+      fds[1].fd = plan.fd;
+      serial = plan.socket_serial;
+    }
+    if (!shared && plan.fd >= 0) {
       // Out of the I/O thread's set: the answer wakes this thread alone.
       if (!detached_ || plan.fd != registered_fd_) epoll_ctl(epfd_, EPOLL_CTL_DEL, plan.fd, nullptr);
       detached_ = true;
       in_set_ = false;
       fds[1] = {plan.fd, static_cast<short>((plan.read ? POLLIN : 0) | (plan.write ? POLLOUT : 0)), 0};
     }
-    Apply(plan);  // the timer, for the I/O thread
+    if (!shared) Apply(plan);  // the timer, for the I/O thread
+  }
+  if (shared) {
+    DriveShared(mu, driver, fds[1].fd, serial, timeout_ms);
+    return;
   }
   int n;
   do n = poll(fds, 2, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
@@ -213,17 +279,43 @@ void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
   }
 }
 
+void IoLoop::DriveShared(Mutex *mu, IoDriver *driver, int fd, uint64_t serial, int64_t timeout_ms) {
+  epoll_event events[2];
+  int n;
+  do n = epoll_wait(caller_epfd_, events, 2, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  while (n < 0 && errno == EINTR);
+  bool woken = false;
+  uint32_t socket_events = 0;
+  for (int i = 0; i < n; ++i) {
+    if (events[i].data.u64 == kWakeTag) {
+      woken = true;
+    } else if (events[i].data.u64 == static_cast<uint64_t>(fd)) {
+      socket_events = events[i].events;
+    }
+  }
+  if (woken) Drain(caller_wakefd_);
+  MutexLock lock(mu);
+  // The session may have changed sockets meanwhile: then the old one's
+  // readiness means nothing.
+  bool same = fd == registered_fd_ && serial == registered_serial_;
+  bool readable = same && (socket_events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0;
+  bool writable = same && (socket_events & (EPOLLHUP | EPOLLERR)) != 0;
+  driver->OnIo(readable, writable, woken);
+  IoPlan plan;
+  driver->PrepareIo(&plan);
+  Apply(plan);
+}
+
 void IoLoop::Reattach(IoDriver *driver) {
+  in_blocking_call_ = false;
   if (!detached_) return;
   IoPlan plan;
   driver->PrepareIo(&plan);
   detached_ = false;
-  registered_fd_ = plan.fd;
-  registered_serial_ = plan.socket_serial;
-  registered_events_ = EventsOf(plan);
+  in_set_ = false;
   // Out of the set since DriveOnce took it: ADD first (one call, not the
   // MOD that would fail first).
-  in_set_ = plan.fd >= 0 && PutInSet(plan.fd, registered_events_, /*known_absent=*/true);
+  Register(plan, /*known_absent=*/true);
   ArmTimer(plan.deadline);
 }
 

@@ -61,27 +61,42 @@ class IoLoop {
   // RunOnce, without waking it (the set and the timer change under it).
   void Apply(const IoPlan &plan);
 
-  // Thread mode, a blocking call on its own thread: takes the socket out of
-  // the set the I/O thread sleeps on (it keeps the timer and wakeups), then,
-  // without the mutex, waits at most `timeout_ms` for the socket or
-  // WakeCaller, then, with the mutex, hands the driver what became ready.
-  // The socket stays out (the caller's next DriveOnce waits for it again)
-  // until Reattach. The caller must not hold `mu`; only one caller drives
-  // at a time (the driver's business).
+  // Thread mode, a blocking call on its own thread: without the mutex,
+  // waits at most `timeout_ms` for the socket or WakeCaller, then, with the
+  // mutex, hands the driver what became ready. The socket's answers are
+  // this call's until Reattach: it waits in its own set (see
+  // ShareSocketWithCaller), or it takes the socket out of the set the I/O
+  // thread sleeps on (the I/O thread keeps the timer and wakeups) when it
+  // must write or the kernel cannot share. The caller must not hold `mu`;
+  // only one caller drives at a time (the driver's business).
   void DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms);
-  // With the mutex held: gives the socket back to the I/O thread (a plan
-  // made anew), if a DriveOnce took it.
+  // With the mutex held: the end of a blocking call. Gives the socket back
+  // to the I/O thread (a plan made anew), if a DriveOnce took it.
   void Reattach(IoDriver *driver);
   // Makes a current DriveOnce return promptly (the next one too, if none
   // waits). Thread-safe.
   void WakeCaller();
 
+  // Thread mode, before the first socket: DriveOnce waits in a set of its
+  // own that holds the socket too, instead of taking the socket out of the
+  // I/O thread's set and putting it back (two epoll_ctl per blocking call).
+  // Both entries are EPOLLEXCLUSIVE and the caller's is made first: the
+  // kernel wakes the first exclusive entry whose set has a waiter, so an
+  // answer wakes the blocking call while it waits and the I/O thread
+  // otherwise (the kernel's ep_poll_callback). False (and DriveOnce takes
+  // the socket out, as before) where the kernel lacks EPOLLEXCLUSIVE.
+  bool ShareSocketWithCaller();
+
  private:
-  void Register(const IoPlan &plan);
+  // `known_absent`: the socket is out of the I/O thread's set (DriveOnce
+  // took it), so no MOD need be tried first.
+  void Register(const IoPlan &plan, bool known_absent = false);
   // Puts fd in the epoll set with `events`, by MOD or ADD (ADD first when
   // it is known to be out), whichever the set's state needs. False when
   // neither worked.
   bool PutInSet(int fd, uint32_t events, bool known_absent);
+  // DriveOnce's wait in the caller's own set (ShareSocketWithCaller).
+  void DriveShared(Mutex *mu, IoDriver *driver, int fd, uint64_t serial, int64_t timeout_ms);
   void ArmTimer(absl::Time deadline);
 
   const int epfd_;    // socket, timer, wakeup
@@ -89,12 +104,18 @@ class IoLoop {
   const int timerfd_;
   const int wakefd_;
   const int caller_wakefd_;  // DriveOnce's wakeup
+  int caller_epfd_ = -1;     // ShareSocketWithCaller: caller_wakefd_ + the socket
   // What is registered and armed (touched with the driver's mutex held).
   int registered_fd_ = -1;
   uint64_t registered_serial_ = 0;
   uint32_t registered_events_ = 0;
   bool in_set_ = false;    // registered_fd_ is in the set with those events
   bool detached_ = false;  // the socket is out of the set: a caller drives
+  bool in_blocking_call_ = false;  // from a DriveOnce to the Reattach
+  // The socket in the caller's set (ShareSocketWithCaller), by its serial.
+  int caller_fd_ = -1;
+  uint64_t caller_serial_ = 0;
+  bool caller_in_set_ = false;
   absl::Time armed_ = absl::InfiniteFuture();
 };
 
