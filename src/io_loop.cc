@@ -286,15 +286,22 @@ void IoLoop::DriveShared(Mutex *mu, IoDriver *driver, int fd, uint64_t serial, i
   while (n < 0 && errno == EINTR);
   bool woken = false;
   uint32_t socket_events = 0;
+  int other = -1;
   for (int i = 0; i < n; ++i) {
     if (events[i].data.u64 == kWakeTag) {
       woken = true;
     } else if (events[i].data.u64 == static_cast<uint64_t>(fd)) {
       socket_events = events[i].events;
+    } else {
+      other = static_cast<int>(events[i].data.u64);
     }
   }
   if (woken) Drain(caller_wakefd_);
   MutexLock lock(mu);
+  // A socket the session no longer uses but that was still open when it
+  // reported: out of the caller's set too (as RunOnce does), or it would
+  // report again at once. Not the one registered meanwhile.
+  if (other >= 0 && other != caller_fd_) epoll_ctl(caller_epfd_, EPOLL_CTL_DEL, other, nullptr);
   // The session may have changed sockets meanwhile: then the old one's
   // readiness means nothing.
   bool same = fd == registered_fd_ && serial == registered_serial_;

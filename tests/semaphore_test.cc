@@ -283,6 +283,7 @@ TEST(Semaphore, LeaseCountHoldsWithManyHandlesPerClient) {
   std::string path = UniquePath("semaphore-handles");
   const int kClients = 3, kHandles = 4, kRounds = 8;
   std::atomic<int> inside{0}, max_inside{0};
+  std::atomic<bool> gave_up{false};
   std::vector<ClientPtr> clients;
   for (int i = 0; i < kClients; ++i) clients.push_back(NewClient());
   std::vector<std::thread> threads;
@@ -296,6 +297,7 @@ TEST(Semaphore, LeaseCountHoldsWithManyHandlesPerClient) {
         while (now > seen && !max_inside.compare_exchange_weak(seen, now)) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        AwaitSecondHolder(max_inside, &gave_up);
         inside.fetch_sub(1);
         ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
       }

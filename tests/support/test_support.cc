@@ -275,6 +275,11 @@ uint64_t Token(zkl_lock *l) {
   return t;
 }
 
+void AwaitSecondHolder(const std::atomic<int> &max_inside, std::atomic<bool> *gave_up) {
+  if (gave_up->load() || max_inside.load() >= 2) return;
+  if (!Eventually([&] { return max_inside.load() >= 2; }, 5000)) *gave_up = true;
+}
+
 // N threads, each with its own client, run `rounds` acquire/release cycles
 // on `path` with locks of `kind`; returns the highest number of concurrent
 // holders seen. With leases > 1 the holders wait (at most 5 s) until two
@@ -299,12 +304,7 @@ int MaxConcurrentHolders(const std::string &path, int kind, int leases, int clie
           tokens->push_back(Token(l.get()));
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        // Where several may hold, the first holders stay until a second one
-        // has joined (bounded): under load each hand-off takes longer than a
-        // 1 ms hold, so sharing would otherwise be seen only by chance.
-        if (leases > 1 && !gave_up.load() &&
-            !Eventually([&] { return max_inside.load() >= 2; }, 5000))
-          gave_up = true;  // not shared: wait no more, the caller's check fails
+        if (leases > 1) AwaitSecondHolder(max_inside, &gave_up);
         inside.fetch_sub(1);
         ASSERT_EQ(zkl_lock_release(l.get(), static_cast<uint64_t>(i + 1)), 0);
       }

@@ -22,6 +22,7 @@
 
 #include <zkl.h>
 
+#include <atomic>
 #include <chrono>
 #include <initializer_list>
 #include <cstdint>
@@ -108,6 +109,11 @@ int TotalWatches();
 void HoldAndQueue(const std::string &path, std::initializer_list<zkl_lock *> locks);
 // The lock's fencing token (fails the test when it has none).
 uint64_t Token(zkl_lock *l);
+// For a holder of a lock several may hold at once (a semaphore): stays
+// until two have held together (max_inside >= 2), at most 5 s and only
+// until one such wait has failed (*gave_up). Under load each hand-off
+// takes longer than a short hold, so sharing would be seen only by chance.
+void AwaitSecondHolder(const std::atomic<int> &max_inside, std::atomic<bool> *gave_up);
 // N threads, each with its own client, run `rounds` acquire/release cycles
 // on `path` with locks of `kind` (semaphores: `leases` of them); returns the
 // highest number of concurrent holders seen.
