@@ -197,7 +197,11 @@ TEST(Semaphore, ReleaseWakesAConstantNumberOfWaiters) {
   uint64_t before = watch_events();
   ASSERT_EQ(zkl_lock_release(h1.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(clients[0].get(), ZKL_EVENT_ACQUIRED, 5000));
-  ASSERT_TRUE(Eventually([&] { return watch_events() - before >= 2; }));
+  // The next holder's notification; the hand-off's second one is not
+  // awaited: the settle check above can pass with one waiter's watch still
+  // on its way, and a waiter that reads after the hand-off needs none
+  // (seen on 3.6.4 under load: one notification in 10 s).
+  ASSERT_TRUE(Eventually([&] { return watch_events() - before >= 1; }));
   EXPECT_LE(watch_events() - before, 3u);  // not kWaiters
   ASSERT_EQ(zkl_lock_release(h2.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(clients[1].get(), ZKL_EVENT_ACQUIRED, 5000));
