@@ -22,6 +22,11 @@ int Check(int fd, const char *what) {
 constexpr uint64_t kTimerTag = ~uint64_t{0};
 constexpr uint64_t kWakeTag = ~uint64_t{0} - 1;
 
+// A wait's bound for epoll_wait / poll: < 0 forever, else capped to an int.
+int WaitMs(int64_t timeout_ms) {
+  return timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30));
+}
+
 void Drain(int fd) {
   uint64_t value;
   ssize_t n;
@@ -177,7 +182,7 @@ bool IoLoop::RunOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
   }
 
   epoll_event events[8];
-  int n = epoll_wait(epfd_, events, 8, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  int n = epoll_wait(epfd_, events, 8, WaitMs(timeout_ms));
   if (n < 0 && errno != EINTR) return false;
   bool woken = false;
   for (int i = 0; i < n; ++i) {
@@ -233,11 +238,7 @@ void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
     if (caller_epfd_ >= 0 && plan.fd >= 0 && !plan.write) {
       // Only an answer to wait for: in the caller's own set, the socket
       // left where it is (back in, if a round that had to write took it).
-      if (detached_) {
-        detached_ = false;
-        in_set_ = false;
-        Register(plan, /*known_absent=*/true);
-      }
+      if (detached_) PutBack(plan);
       Apply(plan);
       shared = in_set_ && caller_in_set_ && caller_fd_ == plan.fd && caller_serial_ == plan.socket_serial;
       fds[1].fd = plan.fd;
@@ -257,7 +258,7 @@ void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
     return;
   }
   int n;
-  do n = poll(fds, 2, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  do n = poll(fds, 2, WaitMs(timeout_ms));
   while (n < 0 && errno == EINTR);
   bool woken = n > 0 && (fds[0].revents & POLLIN) != 0;
   if (woken) Drain(caller_wakefd_);
@@ -282,7 +283,7 @@ void IoLoop::DriveOnce(Mutex *mu, IoDriver *driver, int64_t timeout_ms) {
 void IoLoop::DriveShared(Mutex *mu, IoDriver *driver, int fd, uint64_t serial, int64_t timeout_ms) {
   epoll_event events[2];
   int n;
-  do n = epoll_wait(caller_epfd_, events, 2, timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  do n = epoll_wait(caller_epfd_, events, 2, WaitMs(timeout_ms));
   while (n < 0 && errno == EINTR);
   bool woken = false;
   uint32_t socket_events = 0;
@@ -318,12 +319,16 @@ void IoLoop::Reattach(IoDriver *driver) {
   if (!detached_) return;
   IoPlan plan;
   driver->PrepareIo(&plan);
+  PutBack(plan);
+  ArmTimer(plan.deadline);
+}
+
+void IoLoop::PutBack(const IoPlan &plan) {
   detached_ = false;
   in_set_ = false;
   // Out of the set since DriveOnce took it: ADD first (one call, not the
   // MOD that would fail first).
   Register(plan, /*known_absent=*/true);
-  ArmTimer(plan.deadline);
 }
 
 }  // namespace zkl

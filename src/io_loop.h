@@ -95,6 +95,8 @@ class IoLoop {
   // it is known to be out), whichever the set's state needs. False when
   // neither worked.
   bool PutInSet(int fd, uint32_t events, bool known_absent);
+  // The socket a DriveOnce took, back in the I/O thread's set.
+  void PutBack(const IoPlan &plan);
   // DriveOnce's wait in the caller's own set (ShareSocketWithCaller).
   void DriveShared(Mutex *mu, IoDriver *driver, int fd, uint64_t serial, int64_t timeout_ms);
   void ArmTimer(absl::Time deadline);

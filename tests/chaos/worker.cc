@@ -393,6 +393,12 @@ uint64_t g_hold_seq = 0;
 uint64_t g_acquisitions = 0;
 const uint64_t kOwner = 7;
 
+// One "yes" of is_held / is_leader for `hold`, computed between `asked`
+// and `answered`.
+void RecordHeld(uint64_t hold, int64_t asked, int64_t answered) {
+  Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, asked, answered);
+}
+
 // A careful user looks before the first use: a grant may be stale by the
 // time the worker gets to it (frozen right after the acquire returned, or
 // with ACQUIRED queued), or not provable yet (granted right after a freeze:
@@ -427,7 +433,7 @@ void Hold(Op &op, uint64_t hold, uint64_t token) {
     int64_t asked = MonotonicNs();
     bool held = Held(s);
     int64_t t = MonotonicNs();
-    if (held) Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, asked, t);
+    if (held) RecordHeld(hold, asked, t);
     if (open && !held) {
       Record("end %s %" PRIu64 " %" PRId64 " %s", g_opt.id.c_str(), hold, t,
              op.lost ? "lost" : op.suspended ? "suspended" : "not-held");
@@ -542,7 +548,7 @@ void RecordAcquire(const Slot &s, uint64_t hold, uint64_t token, int64_t asked, 
     Record("acquire %s %" PRIu64 " %s %s %s %" PRId64, g_opt.id.c_str(), hold,
            zkl_chaos::RecipeName(s.recipe), s.path.c_str(), TokenText(token).c_str(), t);
   }
-  Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, asked, answered);
+  RecordHeld(hold, asked, answered);
   ++g_acquisitions;
   Count(std::string("acquired:") + zkl_chaos::RecipeName(s.recipe));
 }
@@ -760,8 +766,7 @@ void OneMultilockRound() {
                zkl_chaos::RecipeName(recipes[i]), paths[i].c_str(), TokenText(token).c_str(),
                first_asked);
       }
-      Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), hold, first_asked,
-             first_answered);
+      RecordHeld(hold, first_asked, first_answered);
     }
     ++g_acquisitions;
     Count("multilock-acquisitions");
@@ -779,7 +784,7 @@ void OneMultilockRound() {
       int64_t t1 = MonotonicNs();
       if (held) {
         for (uint64_t h : holds) {
-          Record("held %s %" PRIu64 " %" PRId64 " %" PRId64, g_opt.id.c_str(), h, t0, t1);
+          RecordHeld(h, t0, t1);
         }
         if (!open && !op.lost) {
           for (size_t i = 0; i < holds.size(); ++i) {
