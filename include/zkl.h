@@ -50,7 +50,11 @@
  *    session. docs/SAFETY.md gives the argument and its assumptions. A
  *    process frozen past its session timeout (GC pause, SIGSTOP, VM
  *    migration) answers no on its first call after it wakes, before any
- *    event. The fencing token remains the real defence: pass it to the
+ *    event. A grant is the same kind of answer: an acquire or campaign
+ *    whose node comes first only reports success (returns 0, ACQUIRED,
+ *    ELECTED) once the quorum proves the session at that instant; first in
+ *    line right after a freeze, it waits for the next proof (a heartbeat
+ *    or two) within its timeout. The fencing token remains the real defence: pass it to the
  *    resource, and let the resource reject tokens older than the newest it
  *    has seen.
  *  - Paths are absolute ZooKeeper paths ("/a/b"), without trailing slash,
@@ -638,9 +642,9 @@ ZKL_API int zkl_lock_destroy(zkl_lock *l);
  * caller that checks the children at once may still see it). A reentrant
  * lock already held by `owner` only increments its hold count (no server
  * round trip). No event is queued for a blocking acquire. Like any answer,
- * 0 is true when computed: a caller frozen after it, or one granted right
- * after its process was frozen past the lease (then a SUSPENDED event
- * follows and RESTORED after the next answer of the quorum), learns from
+ * 0 is true when computed: it comes only while the quorum proves the
+ * session (first in line right after a freeze, the acquire waits for the
+ * next proof, within its timeout). A caller frozen after it learns from
  * zkl_lock_is_held / zkl_lock_valid_for whether the hold is usable now.
  */
 ZKL_API int zkl_lock_acquire(zkl_lock *l, uint64_t owner, int64_t timeout_ms);

@@ -731,6 +731,23 @@ void Client::ProofAdvanced() {
   } else if (held_ > 0) {
     KickLoop();  // the bound check moved
   }
+  if (!awaiting_proof_.empty() && MonoNow() < LeaseDeadline()) {
+    std::vector<uint64_t> ids;
+    ids.swap(awaiting_proof_);
+    for (uint64_t id : ids) {
+      auto it = listeners_.find(id);
+      if (it == listeners_.end()) continue;
+      if (auto l = it->second.lock()) l->OnProven();
+    }
+    Changed();
+  }
+}
+
+void Client::CallWhenProven(Listener *l) {
+  if (std::find(awaiting_proof_.begin(), awaiting_proof_.end(), l->public_id()) == awaiting_proof_.end()) {
+    awaiting_proof_.push_back(l->public_id());
+  }
+  KickLoop();  // a heartbeat may be due: the proof comes from its answer
 }
 
 void Client::AdjustHeld(int delta) {

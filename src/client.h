@@ -72,6 +72,8 @@ class Listener : public Handle {
   // A hold may be lost: disconnected, or not heard from for as long as is
   // safe.
   virtual void OnSuspended() = 0;
+  // The quorum proves the session again after Client::CallWhenProven.
+  virtual void OnProven() {}
   // The session is gone (expired, abandoned by the client-side deadline, or
   // authentication failed): every node of it is or will be gone.
   virtual void OnSessionLost(int error) = 0;
@@ -227,6 +229,10 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // InfinitePast without a session, or after the bound lapsed until the
   // quorum proves the session again.
   absl::Time LeaseDeadline() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Runs l->OnProven() once the quorum proves the session again (the next
+  // proof that leaves LeaseDeadline in the future); a new session's holds
+  // hear OnConnected instead.
+  void CallWhenProven(Listener *l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Test switch ZKL_TEST_LYING_IS_HELD=1 (the fenced chaos run): holds say
   // yes whenever the engine believes it holds, ignoring the lease bound.
   bool lying_is_held() const { return lying_is_held_; }
@@ -413,6 +419,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // suspended until the quorum proves the session again.
   bool bound_lapsed_ ABSL_GUARDED_BY(mu_) = false;
   int held_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<uint64_t> awaiting_proof_ ABSL_GUARDED_BY(mu_);  // listener ids (CallWhenProven)
   uint64_t next_request_id_ ABSL_GUARDED_BY(mu_) = 0;
   size_t pending_logs_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t dropped_logs_ ABSL_GUARDED_BY(mu_) = 0;

@@ -852,6 +852,11 @@ void Contender::EnterPhase(Phase next) {
 }
 
 void Contender::Granted() {
+  if (client_->LeaseDeadline() <= MonoNow()) {
+    AwaitProof();
+    return;
+  }
+  attempt_.awaiting_proof = false;
   stats_.Granted(MonoNow());
   EnterPhase(Phase::kHeld);
   SetSuspended(false);
@@ -865,14 +870,28 @@ void Contender::Granted() {
   if (attempt_.mode == Mode::kAsync) {
     Notify(role_ == Role::kElection ? ZKL_EVENT_ELECTED : ZKL_EVENT_ACQUIRED, 0, own_.czxid(), attempt_.request);
   }
-  if (client_->LeaseDeadline() <= MonoNow()) {
-    // Granted while the server has not been heard from for as long as is
-    // safe (e.g. right after a freeze): held, but not provably; the events
-    // say so as is_held does, and RESTORED follows the next answer.
-    SetSuspended(true);
-    Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
-  }
   Finish(ZKL_OK);
+}
+
+void Contender::AwaitProof() {
+  // First in line, but the quorum has not proven the session for as long as
+  // is safe (granted right after a freeze: the answers that put us first may
+  // be older than the session's expiry, and the lock another's by now). The
+  // grant waits for the next proof (a heartbeat or two): then the session,
+  // and with it our node, provably lives, and no node can have come ahead of
+  // ours since the read. The deadline still runs; a lost session restarts
+  // the attempt in the next one (OnSessionLost). docs/SAFETY.md.
+  if (attempt_.awaiting_proof) return;
+  attempt_.awaiting_proof = true;
+  client_->Log(ZKL_LOG_DEBUG, "zkl", path_ + ": first in line while the session is not proven: waiting for the quorum's proof");
+  client_->CallWhenProven(this);
+}
+
+void Contender::OnProven() {
+  if (pending() && attempt_.awaiting_proof) {
+    attempt_.awaiting_proof = false;
+    Granted();
+  }
 }
 
 void Contender::SetSuspended(bool suspended) {
@@ -1046,6 +1065,7 @@ void Contender::OnConnected(bool same_session) {
       SetSuspended(false);
       Notify(ZKL_EVENT_RESTORED, 0, own_.czxid());
     }
+    OnProven();  // a resumed session is proven by its handshake
     if (resync_needed_) Resync();
     return;
   }
@@ -1064,6 +1084,8 @@ void Contender::OnSuspended() {
     SetSuspended(true);
     Notify(ZKL_EVENT_SUSPENDED, 0, own_.czxid());
   }
+  // A try does not wait for a reconnect, nor for a proof across one.
+  if (pending() && attempt_.awaiting_proof && attempt_.no_wait && !client_->connected()) Fail(ZKL_ECONNECTION);
 }
 
 void Contender::OnSessionLost(int error) {
@@ -1071,10 +1093,13 @@ void Contender::OnSessionLost(int error) {
   uint64_t token = own_.czxid();
   ForgetNode();
   resync_needed_ = false;
+  bool was_awaiting_proof = attempt_.awaiting_proof;
+  attempt_.awaiting_proof = false;  // its node went with the session
   // Released nodes died (or will die) with the session: each release is complete.
   for (uint64_t release : reaper_.DropAll()) Notify(ZKL_EVENT_RELEASED, 0, 0, release);
   if (was_held) Lost(error == ZKL_EAUTH ? ZKL_EAUTH : ZKL_ESESSION, token);
   if (pending() && error == ZKL_EAUTH) Fail(ZKL_EAUTH);
+  if (pending() && was_awaiting_proof && attempt_.no_wait) Fail(ZKL_ECONNECTION);  // a try starts no new session's
   client_->Changed();
   MaybeRetire();
 }

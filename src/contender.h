@@ -111,6 +111,7 @@ class Contender : public Listener {
   void OnWatch(WatchType type, const std::string &path) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnConnected(bool same_session) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnSuspended() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void OnProven() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnSessionLost(int error) override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnTimer() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnClientClosed() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -168,6 +169,7 @@ class Contender : public Listener {
   // Takes the node found by our uuid, and reads it to confirm it is ours.
   void Adopt(const std::string &name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Granted() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void AwaitProof() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Fail(int error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void Lost(int error, uint64_t token) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // The hold ends on zkl's own decision (max hold time, revocation): the
@@ -240,6 +242,9 @@ class Contender : public Listener {
     // AcquireLocked's designated initializer leave it out.
     std::string watched{};
     bool holds_when_watched_goes = false;
+    // First in line, but the quorum has not proven the session recently
+    // enough to say "held" (AwaitProof): the grant waits for the next proof.
+    bool awaiting_proof = false;
   };
   // What a hold carries, from Granted until the phase leaves kHeld
   // (EnterPhase resets it): a count of 0 is no hold.

@@ -17,9 +17,9 @@
 // file (format: README.md) with CLOCK_MONOTONIC timestamps:
 //   - a hold begins at the first "yes" of zkl_lock_is_held() (or
 //     is_leader) after the acquire returned / ACQUIRED was pulled: a grant
-//     can be stale by then (the worker frozen right after it) or not yet
-//     provable (granted right after a freeze); without a yes within the
-//     session timeout it is let go unused;
+//     can be stale by then (the worker frozen right after it; zkl grants
+//     only while the quorum proves the session, so it is never stale when
+//     made); without a yes within the session timeout it is let go unused;
 //   - it ends at the first moment the worker sees a reason to stop: before
 //     it calls release, or when zkl_lock_is_held()/zkl_election_is_leader()
 //     says 0 (SUSPENDED, LOST); it resumes when that says 1 again;
@@ -401,8 +401,9 @@ void RecordHeld(uint64_t hold, int64_t asked, int64_t answered) {
 
 // A careful user looks before the first use: a grant may be stale by the
 // time the worker gets to it (frozen right after the acquire returned, or
-// with ACQUIRED queued), or not provable yet (granted right after a freeze:
-// is_held says no until the next answer, then RESTORED). Waits (bounded,
+// with ACQUIRED queued), and then is_held says no until the next proof, or
+// LOST. (zkl itself never grants without the quorum's proof: a grant
+// computed right after a freeze waits for it.) Waits (bounded,
 // as Hold does for an outcome) for a yes; `asked` .. `answered` is when the
 // library computed it, and the hold's use (its record) begins at `asked`.
 // False: no yes (LOST, or none in time); the caller lets go unused.

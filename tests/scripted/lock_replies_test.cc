@@ -133,9 +133,11 @@ TEST_F(Scripted, ClosedClientAndLostConnectionRefuseAtOnce) {
   EXPECT_EQ(zkl_lock_release(l, 1), ZKL_ECLOSED);
 }
 
-TEST_F(Scripted, GrantedAfterTheLeaseLapsedIsSuspendedAtOnce) {
-  // Granted while the quorum has not proven the session for as long as is
-  // safe: held, but not provably; RESTORED follows the next answered sync.
+TEST_F(Scripted, RegressionFirstInLineAfterTheLeaseLapsedWaitsForTheProof) {
+  // First in line while the quorum has not proven the session for as long
+  // as is safe (the chaos kit's worker frozen past its session timeout: the
+  // answers that put it first were older than the expiry that gave the lock
+  // away). No ACQUIRED until the next proof; then ACQUIRED, and held.
   Script::Options o;
   o.negotiated_timeout_ms = 1000;
   o.auto_sync = false;
@@ -147,13 +149,103 @@ TEST_F(Scripted, GrantedAfterTheLeaseLapsedIsSuspendedAtOnce) {
   RequestPtr create = script_->Next(Kind::kCreate, "/b/");
   ExpectEvent(ZKL_EVENT_SUSPENDED);  // the first hold: the bound lapsed
   AnswerJoin(create, 1, 77);
-  ExpectAcquired(77u);
-  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  ExpectNoEvent();  // first in line, not provably: no ACQUIRED
   EXPECT_EQ(zkl_lock_is_held(late), 0);
   script_->SetAutoSync(true);
-  ExpectEvent(ZKL_EVENT_RESTORED);
-  ExpectEvent(ZKL_EVENT_RESTORED);
+  // The first hold's RESTORED and the late one's ACQUIRED (never
+  // SUSPENDED), in either order: one proof answers both.
+  Event a = NextEvent(), b = NextEvent();
+  if (a.type != ZKL_EVENT_RESTORED) std::swap(a, b);
+  EXPECT_EQ(a.type, ZKL_EVENT_RESTORED);
+  EXPECT_EQ(a.token, 100u);
+  EXPECT_EQ(b.type, ZKL_EVENT_ACQUIRED);
+  EXPECT_EQ(b.token, 77u);
   EXPECT_EQ(zkl_lock_is_held(late), 1);
+  EXPECT_EQ(zkl_lock_is_held(first), 1);
+  ExpectNoEvent();
+}
+
+TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofTimesOutAndDeletesItsNode) {
+  Script::Options o;
+  o.negotiated_timeout_ms = 1000;
+  o.auto_sync = false;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *first = NewLock("/a");
+  zkl_lock *late = NewLock("/b");
+  HoldFair(first, "/a");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);  // the bound lapsed
+  auto result = std::async(std::launch::async, [late] { return zkl_lock_acquire(late, 1, 300); });
+  std::string own = AnswerJoin("/b", 1, 77);
+  // Never "held" without the proof: the deadline ends the wait, and the
+  // node goes.
+  EXPECT_EQ(Returned(result), ZKL_ETIMEDOUT);
+  RequestPtr del = script_->Next(Kind::kDelete, "/b/" + own);
+  script_->Reply(del, Ok());
+  EXPECT_EQ(zkl_lock_is_held(late), 0);
+}
+
+TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofReturnsOnceProven) {
+  Script::Options o;
+  o.negotiated_timeout_ms = 1000;
+  o.auto_sync = false;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *first = NewLock("/a");
+  zkl_lock *late = NewLock("/b");
+  HoldFair(first, "/a");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  auto result = std::async(std::launch::async, [late] { return zkl_lock_acquire(late, 1, -1); });
+  AnswerJoin("/b", 1, 77);
+  script_->Flush();
+  EXPECT_EQ(result.wait_for(std::chrono::milliseconds(0)), std::future_status::timeout);
+  script_->SetAutoSync(true);
+  EXPECT_EQ(Returned(result), ZKL_OK);
+  EXPECT_EQ(zkl_lock_is_held(late), 1);
+}
+
+TEST_F(Scripted, FirstInLineWithoutProofWhenTheSessionExpiresJoinsTheNextSession) {
+  Script::Options o;
+  o.negotiated_timeout_ms = 1000;
+  o.auto_sync = false;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *first = NewLock("/a");
+  zkl_lock *late = NewLock("/b");
+  HoldFair(first, "/a");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  ASSERT_GT(zkl_lock_acquire_async(late, 1, -1), 0);
+  AnswerJoin("/b", 1, 77);
+  ExpectNoEvent();
+  // The freeze outlasted the session: what put us first is void.
+  script_->Expire();
+  Event lost = NextEvent();
+  EXPECT_EQ(lost.type, ZKL_EVENT_LOST);  // the first lock
+  EXPECT_EQ(lost.token, 100u);
+  script_->WaitSession(2);
+  script_->SetAutoSync(true);
+  RequestPtr create = script_->Next(Kind::kCreate, "/b/");
+  EXPECT_EQ(create->session, 2);
+  AnswerJoin(create, 4, 170);
+  ExpectAcquired(170u);  // never 77
+  EXPECT_EQ(zkl_lock_is_held(late), 1);
+}
+
+TEST_F(Scripted, TryFirstInLineWithoutProofFailsOnADisconnect) {
+  // A session timeout long enough that the try's own bound (one session
+  // timeout) cannot be what ends it.
+  Script::Options o;
+  o.negotiated_timeout_ms = 4000;
+  o.auto_sync = false;
+  Start(ZKL_IO_THREAD, o);
+  zkl_lock *first = NewLock("/a");
+  zkl_lock *late = NewLock("/b");
+  HoldFair(first, "/a");
+  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  auto result = std::async(std::launch::async, [late] { return zkl_lock_try_acquire(late, 1); });
+  std::string own = AnswerJoin("/b", 1, 77);
+  script_->Flush();
+  script_->DropConnection();
+  ASSERT_EQ(result.wait_for(std::chrono::milliseconds(2000)), std::future_status::ready);
+  EXPECT_EQ(result.get(), ZKL_ECONNECTION);  // a try waits for no reconnect
+  EXPECT_EQ(zkl_lock_is_held(late), 0);
 }
 
 // ---------------------------------------------------------------------------
