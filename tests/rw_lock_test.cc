@@ -107,6 +107,7 @@ TEST(ReadWriteLock, LateReaderWaitsBehindQueuedWriter) {
 TEST(ReadWriteLock, WritersExclusiveReadersOverlapUnderContention) {
   std::string path = UniquePath("rw-contended");
   std::atomic<int> readers{0}, writers{0}, violations{0}, max_readers{0};
+  std::atomic<bool> gave_up{false};
   std::vector<std::thread> threads;
   for (int i = 0; i < 16; ++i) {
     threads.emplace_back([&, i] {
@@ -124,6 +125,9 @@ TEST(ReadWriteLock, WritersExclusiveReadersOverlapUnderContention) {
           while (now > seen && !max_readers.compare_exchange_weak(seen, now)) {}
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        // Under load a hand-off outlasts a 2 ms hold: a reader stays (once,
+        // at most 5 s) until two readers have been inside together.
+        if (!writer) AwaitSecondHolder(max_readers, &gave_up);
         (writer ? writers : readers).fetch_sub(1);
         ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
       }
