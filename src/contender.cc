@@ -1065,8 +1065,11 @@ void Contender::OnConnected(bool same_session) {
       SetSuspended(false);
       Notify(ZKL_EVENT_RESTORED, 0, own_.czxid());
     }
-    OnProven();  // a resumed session is proven by its handshake
-    if (resync_needed_) Resync();
+    if (resync_needed_) {
+      Resync();  // a grant waiting for its proof is decided again from a new read
+    } else {
+      OnProven();  // a resumed session is proven by its handshake
+    }
     return;
   }
   // A brand-new session: nothing of ours exists on the server (a create
