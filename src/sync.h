@@ -52,9 +52,16 @@ class ABSL_LOCKABLE Mutex {
 // Waits with the Mutex held (it is released while waiting, as usual).
 class CondVar {
  public:
+  // May return without a signal (as any condition variable may): callers
+  // wait in a loop on their condition.
   void Wait(Mutex *mu) {
+    // Not cv_.wait(lock): in GCC 12's libstdc++ that is a new symbol
+    // version (GLIBCXX_3.4.30), which raised the Python wheels' tag from
+    // manylinux_2_34 to 2_35 (glibc 2.34 systems such as RHEL 9 could not
+    // install them). wait_for is inline (pthread_cond_clockwait, glibc
+    // 2.30); a day without a signal is one more wake-up of the loop.
     std::unique_lock<std::mutex> lock(mu->m_, std::adopt_lock);
-    cv_.wait(lock);
+    cv_.wait_for(lock, std::chrono::hours(24));
     lock.release();
   }
   // True when the timeout passed. Measured on the steady clock: a step of

@@ -195,6 +195,14 @@ for py in "${pythons[@]}"; do
   echo "$show" >"$work/wheelhouse/$(basename "$whl").show"
   grep -q 'is consistent with the following platform tag: "manylinux_' <<<"$show" ||
     { echo "$show" >&2; die "auditwheel show: $(basename "$whl") is not manylinux"; }
+  # The tag the docs promise (glibc 2.34: RHEL 9 and its rebuilds, Ubuntu
+  # 22.04, Debian 12): a newer glibc or libstdc++ symbol in libzkl or the
+  # extension raises it, and those systems would get no wheel.
+  case $(basename "$whl") in
+    *-manylinux_2_34_x86_64.whl) ;;
+    *) echo "$show" >&2
+       die "$(basename "$whl"): not manylinux_2_34 (the docs' promise): a newer glibc or libstdc++ symbol version crept in (objdump -T)" ;;
+  esac
   wheels+=("$whl")
   echo "python build.sh: $(basename "$whl"): $(sed -n 's/.*is consistent with the following platform tag: "\([^"]*\)".*/\1/p' <<<"$show"), $(stat -c %s "$whl") bytes" >&2
   timing "$tag wheel (build + auditwheel repair)" "$t"
