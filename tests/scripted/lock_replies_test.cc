@@ -133,22 +133,33 @@ TEST_F(Scripted, ClosedClientAndLostConnectionRefuseAtOnce) {
   EXPECT_EQ(zkl_lock_release(l, 1), ZKL_ECLOSED);
 }
 
-TEST_F(Scripted, RegressionFirstInLineAfterTheLeaseLapsedWaitsForTheProof) {
+// A client whose lease has lapsed: lock /a held (token 100) and SUSPENDED,
+// its syncs unanswered, so the quorum proves nothing until the test turns
+// them on; `late` (on /b) is the handle under test.
+class ScriptedLapsed : public Scripted {
+ protected:
+  zkl_lock *LapseWithAHold(int64_t session_timeout_ms = 1000) {
+    Script::Options o;
+    o.negotiated_timeout_ms = session_timeout_ms;
+    o.auto_sync = false;
+    Start(ZKL_IO_THREAD, o);
+    first_ = NewLock("/a");
+    zkl_lock *late = NewLock("/b");
+    HoldFair(first_, "/a");
+    ExpectEvent(ZKL_EVENT_SUSPENDED);  // the bound lapsed
+    return late;
+  }
+  zkl_lock *first_ = nullptr;
+};
+
+TEST_F(ScriptedLapsed, RegressionFirstInLineAfterTheLeaseLapsedWaitsForTheProof) {
   // First in line while the quorum has not proven the session for as long
   // as is safe (the chaos kit's worker frozen past its session timeout: the
   // answers that put it first were older than the expiry that gave the lock
   // away). No ACQUIRED until the next proof; then ACQUIRED, and held.
-  Script::Options o;
-  o.negotiated_timeout_ms = 1000;
-  o.auto_sync = false;
-  Start(ZKL_IO_THREAD, o);
-  zkl_lock *first = NewLock("/a");
-  zkl_lock *late = NewLock("/b");
-  HoldFair(first, "/a");
+  zkl_lock *late = LapseWithAHold();
   ASSERT_GT(zkl_lock_acquire_async(late, 1, -1), 0);
-  RequestPtr create = script_->Next(Kind::kCreate, "/b/");
-  ExpectEvent(ZKL_EVENT_SUSPENDED);  // the first hold: the bound lapsed
-  AnswerJoin(create, 1, 77);
+  AnswerJoin("/b", 1, 77);
   ExpectNoEvent();  // first in line, not provably: no ACQUIRED
   EXPECT_EQ(zkl_lock_is_held(late), 0);
   script_->SetAutoSync(true);
@@ -161,19 +172,12 @@ TEST_F(Scripted, RegressionFirstInLineAfterTheLeaseLapsedWaitsForTheProof) {
   EXPECT_EQ(b.type, ZKL_EVENT_ACQUIRED);
   EXPECT_EQ(b.token, 77u);
   EXPECT_EQ(zkl_lock_is_held(late), 1);
-  EXPECT_EQ(zkl_lock_is_held(first), 1);
+  EXPECT_EQ(zkl_lock_is_held(first_), 1);
   ExpectNoEvent();
 }
 
-TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofTimesOutAndDeletesItsNode) {
-  Script::Options o;
-  o.negotiated_timeout_ms = 1000;
-  o.auto_sync = false;
-  Start(ZKL_IO_THREAD, o);
-  zkl_lock *first = NewLock("/a");
-  zkl_lock *late = NewLock("/b");
-  HoldFair(first, "/a");
-  ExpectEvent(ZKL_EVENT_SUSPENDED);  // the bound lapsed
+TEST_F(ScriptedLapsed, BlockingAcquireFirstInLineWithoutProofTimesOutAndDeletesItsNode) {
+  zkl_lock *late = LapseWithAHold();
   auto result = std::async(std::launch::async, [late] { return zkl_lock_acquire(late, 1, 300); });
   std::string own = AnswerJoin("/b", 1, 77);
   // Never "held" without the proof: the deadline ends the wait, and the
@@ -184,15 +188,8 @@ TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofTimesOutAndDeletesItsNode
   EXPECT_EQ(zkl_lock_is_held(late), 0);
 }
 
-TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofReturnsOnceProven) {
-  Script::Options o;
-  o.negotiated_timeout_ms = 1000;
-  o.auto_sync = false;
-  Start(ZKL_IO_THREAD, o);
-  zkl_lock *first = NewLock("/a");
-  zkl_lock *late = NewLock("/b");
-  HoldFair(first, "/a");
-  ExpectEvent(ZKL_EVENT_SUSPENDED);
+TEST_F(ScriptedLapsed, BlockingAcquireFirstInLineWithoutProofReturnsOnceProven) {
+  zkl_lock *late = LapseWithAHold();
   auto result = std::async(std::launch::async, [late] { return zkl_lock_acquire(late, 1, -1); });
   AnswerJoin("/b", 1, 77);
   script_->Flush();
@@ -202,15 +199,8 @@ TEST_F(Scripted, BlockingAcquireFirstInLineWithoutProofReturnsOnceProven) {
   EXPECT_EQ(zkl_lock_is_held(late), 1);
 }
 
-TEST_F(Scripted, FirstInLineWithoutProofWhenTheSessionExpiresJoinsTheNextSession) {
-  Script::Options o;
-  o.negotiated_timeout_ms = 1000;
-  o.auto_sync = false;
-  Start(ZKL_IO_THREAD, o);
-  zkl_lock *first = NewLock("/a");
-  zkl_lock *late = NewLock("/b");
-  HoldFair(first, "/a");
-  ExpectEvent(ZKL_EVENT_SUSPENDED);
+TEST_F(ScriptedLapsed, FirstInLineWithoutProofWhenTheSessionExpiresJoinsTheNextSession) {
+  zkl_lock *late = LapseWithAHold();
   ASSERT_GT(zkl_lock_acquire_async(late, 1, -1), 0);
   AnswerJoin("/b", 1, 77);
   ExpectNoEvent();
@@ -228,19 +218,12 @@ TEST_F(Scripted, FirstInLineWithoutProofWhenTheSessionExpiresJoinsTheNextSession
   EXPECT_EQ(zkl_lock_is_held(late), 1);
 }
 
-TEST_F(Scripted, TryFirstInLineWithoutProofFailsOnADisconnect) {
+TEST_F(ScriptedLapsed, TryFirstInLineWithoutProofFailsOnADisconnect) {
   // A session timeout long enough that the try's own bound (one session
   // timeout) cannot be what ends it.
-  Script::Options o;
-  o.negotiated_timeout_ms = 4000;
-  o.auto_sync = false;
-  Start(ZKL_IO_THREAD, o);
-  zkl_lock *first = NewLock("/a");
-  zkl_lock *late = NewLock("/b");
-  HoldFair(first, "/a");
-  ExpectEvent(ZKL_EVENT_SUSPENDED);
+  zkl_lock *late = LapseWithAHold(4000);
   auto result = std::async(std::launch::async, [late] { return zkl_lock_try_acquire(late, 1); });
-  std::string own = AnswerJoin("/b", 1, 77);
+  AnswerJoin("/b", 1, 77);
   script_->Flush();
   script_->DropConnection();
   ASSERT_EQ(result.wait_for(std::chrono::milliseconds(2000)), std::future_status::ready);
