@@ -425,9 +425,9 @@ void Client::RunDueWork() {
     uint64_t id = timers_.begin()->second;
     timers_.erase(timers_.begin());
     timer_of_.erase(id);
-    auto it = listeners_.find(id);
-    if (it == listeners_.end()) continue;
-    if (auto l = it->second.lock()) l->OnTimer();
+    auto l = FindListener(id);
+    if (!l) continue;
+    l->OnTimer();
     Changed();
   }
 }
@@ -611,6 +611,11 @@ void Client::Log(int level, std::string_view component, std::string_view message
   queue_.Push(std::move(ev));
 }
 
+std::shared_ptr<Listener> Client::FindListener(uint64_t id) {
+  auto it = listeners_.find(id);
+  return it == listeners_.end() ? nullptr : it->second.lock();
+}
+
 std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
   std::vector<std::shared_ptr<Listener>> out;
   out.reserve(listeners_.size());
@@ -735,9 +740,7 @@ void Client::ProofAdvanced() {
     std::vector<uint64_t> ids;
     ids.swap(awaiting_proof_);
     for (uint64_t id : ids) {
-      auto it = listeners_.find(id);
-      if (it == listeners_.end()) continue;
-      if (auto l = it->second.lock()) l->OnProven();
+      if (auto l = FindListener(id)) l->OnProven();
     }
     Changed();
   }
@@ -812,9 +815,9 @@ void Client::OnZkWatch(uint64_t watcher, WatchType type, std::string_view path) 
     ReadEnsembleConfig();  // changed: read it again (and watch again)
     return;
   }
-  auto it = listeners_.find(watcher);
-  if (it == listeners_.end()) return;
-  if (auto l = it->second.lock()) l->OnWatch(type, std::string(path));
+  auto l = FindListener(watcher);
+  if (!l) return;
+  l->OnWatch(type, std::string(path));
   Changed();
 }
 
@@ -1209,9 +1212,7 @@ std::string Client::StatsJson(uint64_t only) {
   JsonWriter j;
   MutexLock lock(&mu_);
   if (only != 0) {
-    auto it = listeners_.find(only);
-    std::shared_ptr<Listener> l = it == listeners_.end() ? nullptr : it->second.lock();
-    if (l) l->WriteStats(j);
+    if (auto l = FindListener(only)) l->WriteStats(j);
     return j.Take();
   }
   WriteStats(j);

@@ -332,6 +332,8 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // unless another call waits for it.
   void EndBlockingWait() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::shared_ptr<Listener>> LiveListeners() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The listener with public id `id`, if it is registered and alive.
+  std::shared_ptr<Listener> FindListener(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void IoThreadMain();
   // The answer to a set or delete that may change a local node.
   void LocalNodeAnswered(const Request &req, const ZkReply &zr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
