@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "paths.h"
@@ -175,9 +176,11 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
     return static_cast<int>(request);
   }
+  bool first = hold_.first;
   EnterPhase(Phase::kIdle);
   owner_ = 0;
   std::string name = own_.name();
+  released_first_ = first ? name : std::string();
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
@@ -357,6 +360,8 @@ void Contender::Begin() {
 void Contender::SendCreate() {
   Client::SendBatch batch(client_.get());  // the requests below: one write
   const std::string &uuid = own_.UuidForCreate();
+  attempt_.first = false;
+  attempt_.follows.reset();
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.
     if (!Submitted(client_->GetData(this, kLeaseCount, path_, false))) return;
@@ -378,14 +383,19 @@ void Contender::SendCreate() {
     ops[1].path = path;
     ops[1].data = NodeData();
     ops[1].mode = flags;
+    // The released node held with none ahead: the new node's number tells
+    // whether it is first (GrantIfNextNumber), so no children read follows.
+    std::optional<int64_t> follows;
+    if (*deferred == released_first_) follows = SequenceOf(*deferred);
     if (!Submitted(client_->Multi(this, kReleaseAndCreate, std::move(ops)))) return;
     reaper_.TakenAlong(*client_);
+    attempt_.follows = follows;
     ArmTimer();
   } else if (!Submitted(client_->CreateNode(this, kCreate, path, NodeData(), flags))) {
     return;
   }
   own_.CreateSent();
-  if (!fixed()) {
+  if (!fixed() && !attempt_.follows) {
     // Same session, so the server answers after the create: one round trip
     // tells whether we hold.
     Submitted(client_->GetChildren(this, kChildren, path_, /*watch=*/false));
@@ -481,9 +491,11 @@ void Contender::OnReleaseAndCreate(const Reply &r) {
   const ZkOpResult *del = r.results && r.results->size() == 2 ? &(*r.results)[0] : nullptr;
   const ZkOpResult *create = del ? &(*r.results)[1] : nullptr;
   std::string released = reaper_.TakeCoalesced();
+  std::optional<int64_t> follows = std::exchange(attempt_.follows, std::nullopt);
   if (r.rc == ZkRc::kOk && del && create) {
     DeleteDone(released, ZkRc::kOk);
     CreateDone(ZkRc::kOk, create->value, &create->stat);
+    if (follows) GrantIfNextNumber(*follows);
   } else if (IsConnectionError(r.rc)) {
     DeleteDone(released, r.rc);  // retried after reconnecting
     CreateDone(r.rc, {}, nullptr);
@@ -498,6 +510,24 @@ void Contender::OnReleaseAndCreate(const Reply &r) {
     reaper_.Requeue(released);
     SendDeletes();
     CreateDone(create ? create->rc : r.rc, {}, nullptr);
+  }
+}
+
+// A multi deleted our node numbered `released`, which held with no node
+// ahead, and created our next one. Sequence numbers are the parent's
+// cversion, which every create moves by one; a delete never does, and the
+// parent, never empty meanwhile, cannot have been replaced (a container
+// with children is not deleted). So the next number means no create came in
+// between: no node can be ahead of the new one, as good as a children read
+// showing none (docs/SAFETY.md). Any other number: read the children.
+void Contender::GrantIfNextNumber(int64_t released) {
+  if (!want_hold() || held() || !own_.known()) return;  // deleted, or decided
+  std::optional<int64_t> seq = SequenceOf(own_.name());
+  if (seq && *seq == released + 1 && rule_->Decide({{*seq, own_.name()}}, 0).holds) {
+    attempt_.first = true;
+    Granted();
+  } else {
+    Check();
   }
 }
 
@@ -759,6 +789,7 @@ void Contender::Evaluate(const std::vector<std::string_view> &children, bool wat
       });
       if (successor) Submitted(client_->SetData(this, kHandOff, OwnPath(), NodeData(), -1));
     }
+    if (own == queue.begin()) attempt_.first = true;
     Granted();
     return;
   }
@@ -862,6 +893,7 @@ void Contender::Granted() {
   SetSuspended(false);
   hold_.count = 1;
   hold_.revoke_seen = false;
+  hold_.first = std::exchange(attempt_.first, false);
   if (max_hold_ > absl::ZeroDuration()) hold_.deadline = MonoNow() + max_hold_;
   attempt_.watched.clear();
   attempt_.deadline = absl::InfiniteFuture();

@@ -186,6 +186,7 @@ class Contender : public Listener {
   void ArmTimer() ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   // One handler per reply kind (OnReply dispatches by the request's tag).
   void OnReleaseAndCreate(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
+  void GrantIfNextNumber(int64_t released) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnChildren(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnWatchedNode(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
   void OnOwnData(const Reply &r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(client_->mu());
@@ -245,6 +246,12 @@ class Contender : public Listener {
     // First in line, but the quorum has not proven the session recently
     // enough to say "held" (AwaitProof): the grant waits for the next proof.
     bool awaiting_proof = false;
+    // Its node's look found no node ahead at all (queue index 0).
+    bool first = false;
+    // Created in one multi with the delete of a node of ours that held with
+    // none ahead, whose sequence number this is: the next number proves the
+    // new node first without a read (GrantIfNextNumber).
+    std::optional<int64_t> follows{};
   };
   // What a hold carries, from Granted until the phase leaves kHeld
   // (EnterPhase resets it): a count of 0 is no hold.
@@ -252,6 +259,7 @@ class Contender : public Listener {
     uint32_t count = 0;      // the owner's acquisitions (reentrant: more than one)
     bool suspended = false;  // not provably held right now
     bool revoke_seen = false;  // REVOKE_REQUESTED went out
+    bool first = false;        // granted with no node ahead of its node
     absl::Time deadline = absl::InfiniteFuture();  // max hold time
   };
 
@@ -262,6 +270,8 @@ class Contender : public Listener {
   Hold hold_ ABSL_GUARDED_BY(client_->mu());
   // The owner told LOST who has not released since: its release hears ELOST, once.
   std::optional<uint64_t> lost_owner_ ABSL_GUARDED_BY(client_->mu());
+  // The last node released after a hold with no node ahead (SendCreate).
+  std::string released_first_ ABSL_GUARDED_BY(client_->mu());
   // A blocking acquire waits until done_seq_ reaches its number (request_seq_).
   uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;

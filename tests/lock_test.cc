@@ -141,9 +141,10 @@ TEST(FairLock, OneWatchNotificationPerReleaseWithHundredWaiters) {
 }
 
 // An async release followed by the next acquire of the same handle goes out
-// as one transaction, multi(delete, create), plus the pipelined read: two
-// requests, one round trip, one log write; the new hold's token is its
-// node's real czxid.
+// as one transaction, multi(delete, create): one request, one round trip,
+// one log write. The released node held with none ahead and the new one got
+// the next number, so no children read is needed (docs/SAFETY.md). The new
+// hold's token is its node's real czxid.
 TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
   auto c = NewClient();
   std::string path = UniquePath("coalesce");
@@ -154,7 +155,7 @@ TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
   ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
   ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
   uint64_t after = StatCounter(c.get(), "requests");
-  EXPECT_EQ(after - before, 2u);  // multi + getChildren (not delete + create + read)
+  EXPECT_EQ(after - before, 1u);  // the multi alone (not delete + create + read)
   uint64_t second = Token(l.get());
   EXPECT_GT(second, first);
   // The released node is gone and the new one carries the token we hold.
@@ -173,6 +174,31 @@ TEST(FairLock, AsyncReleaseThenAcquireIsOneTransaction) {
   ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
   ASSERT_TRUE(WaitForEvent(c.get(), ZKL_EVENT_RELEASED, 5000));
   EXPECT_TRUE(Children(path).empty());
+}
+
+// A waiter that came between a hold and its holder's release-and-acquire is
+// ahead of the new node: the multi's create gets a later number than the
+// one after the released node, so the new node reads the children and
+// waits its turn instead of holding beside the waiter.
+TEST(FairLock, AsyncReleaseThenAcquireQueuesBehindAWaiterThatCameBetween) {
+  auto a = NewClient(), b = NewClient();
+  std::string path = UniquePath("coalesce-behind");
+  auto la = NewLock(a.get(), path), lb = NewLock(b.get(), path);
+  HoldAndQueue(path, {la.get(), lb.get()});  // la holds, lb waits
+  uint64_t before = StatCounter(a.get(), "requests");
+  ASSERT_GT(zkl_lock_release_async(la.get(), 1), 0);
+  ASSERT_GT(zkl_lock_acquire_async(la.get(), 1, 10000), 0);
+  ASSERT_TRUE(WaitForEvent(b.get(), ZKL_EVENT_ACQUIRED, 10000));
+  // la's node is behind lb's; la never holds beside it.
+  ASSERT_TRUE(Eventually([&] { return Children(path).size() == 2u; }));
+  EXPECT_FALSE(WaitForEvent(a.get(), ZKL_EVENT_ACQUIRED, 300));
+  EXPECT_EQ(zkl_lock_is_held(la.get()), 0);
+  // multi, then the children read and the watch on lb's node.
+  EXPECT_GE(StatCounter(a.get(), "requests") - before, 3u);
+  ASSERT_EQ(zkl_lock_release(lb.get(), 1), 0);
+  ASSERT_TRUE(WaitForEvent(a.get(), ZKL_EVENT_ACQUIRED, 10000));
+  EXPECT_EQ(zkl_lock_is_held(la.get()), 1);
+  ASSERT_EQ(zkl_lock_release(la.get(), 1), 0);
 }
 
 // Each async call returns its own request id, and exactly the event that
