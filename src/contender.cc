@@ -525,6 +525,7 @@ void Contender::GrantIfNextNumber(int64_t released) {
   std::optional<int64_t> seq = SequenceOf(own_.name());
   if (seq && *seq == released + 1 && rule_->Decide({{*seq, own_.name()}}, 0).holds) {
     attempt_.first = true;
+    stats_.GrantedWithoutRead();
     Granted();
   } else {
     Check();
@@ -915,6 +916,7 @@ void Contender::AwaitProof() {
   // the attempt in the next one (OnSessionLost). docs/SAFETY.md.
   if (attempt_.awaiting_proof) return;
   attempt_.awaiting_proof = true;
+  stats_.ProofWaited();
   client_->Log(ZKL_LOG_DEBUG, "zkl", path_ + ": first in line while the session is not proven: waiting for the quorum's proof");
   client_->CallWhenProven(this);
 }

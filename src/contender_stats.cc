@@ -39,6 +39,8 @@ void ContenderStats::Lost(int error) {
 
 void ContenderStats::Write(JsonWriter &j, bool suspended_now, absl::Time now) const {
   j.Field("acquisitions", acquisitions_);
+  j.Field("grants_without_read", grants_without_read_);
+  j.Field("proof_waits", proof_waits_);
   j.Key("acquire_failures").BeginObject();
   j.Field("timeout", failed_timeout_);
   j.Field("canceled", failed_canceled_);

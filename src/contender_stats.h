@@ -23,6 +23,11 @@ class ContenderStats {
   // A hold ended by loss, with `error` (ZKL_ESESSION, ZKL_ELOST, ...).
   void Lost(int error);
   void Revoked() { ++revocations_; }
+  // A grant that waited for the quorum's proof (Contender::AwaitProof).
+  void ProofWaited() { ++proof_waits_; }
+  // A grant decided by the next sequence number, without a children read
+  // (Contender::GrantIfNextNumber).
+  void GrantedWithoutRead() { ++grants_without_read_; }
   void Suspended(absl::Time now) { suspended_since_ = now; }
   void Resumed(absl::Time now) { suspended_ms_ += absl::ToInt64Milliseconds(now - suspended_since_); }
 
@@ -43,6 +48,8 @@ class ContenderStats {
   uint64_t lost_revoked_ = 0;
   uint64_t lost_closed_ = 0;
   uint64_t revocations_ = 0;
+  uint64_t proof_waits_ = 0;
+  uint64_t grants_without_read_ = 0;
   Histogram wait_ms_;
   Histogram hold_ms_;
   absl::Time acquire_started_ = absl::InfinitePast();

@@ -168,6 +168,24 @@ TEST(Stats, WaitsHoldsAndLossesPerHandle) {
   EXPECT_EQ(zkl_client_stats(c.get(), nullptr, nullptr), ZKL_EINVAL);
 }
 
+// An async release followed by the next acquire: decided by the new node's
+// number (no read), which the handle's statistics count.
+TEST(Stats, CoalescedCyclesCountAsGrantsWithoutRead) {
+  auto c = NewClient();
+  std::string path = UniquePath("stats-coalesced");
+  auto l = NewLock(c.get(), path);
+  ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_GT(zkl_lock_release_async(l.get(), 1), 0);
+    ASSERT_EQ(zkl_lock_acquire(l.get(), 1, 5000), 0);
+  }
+  ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
+  std::string doc = Stats(c.get());
+  EXPECT_EQ(Number(doc, "acquisitions", path), 4u);
+  EXPECT_EQ(Number(doc, "grants_without_read", path), 3u) << doc;
+  EXPECT_EQ(Number(doc, "proof_waits", path), 0u);
+}
+
 struct StatsEvents {
   std::atomic<int> count{0};
   std::string last;

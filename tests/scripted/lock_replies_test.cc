@@ -197,6 +197,13 @@ TEST_F(ScriptedLapsed, BlockingAcquireFirstInLineWithoutProofReturnsOnceProven) 
   script_->SetAutoSync(true);
   EXPECT_EQ(Returned(result), ZKL_OK);
   EXPECT_EQ(zkl_lock_is_held(late), 1);
+  // The handle's statistics count the grant that waited.
+  char *json = nullptr;
+  ASSERT_EQ(zkl_lock_stats(late, &json, nullptr), 0);
+  std::string stats(json);
+  zkl_free(json);
+  EXPECT_NE(stats.find("\"proof_waits\":1,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"grants_without_read\":0,"), std::string::npos) << stats;
 }
 
 TEST_F(ScriptedLapsed, FirstInLineWithoutProofWhenTheSessionExpiresJoinsTheNextSession) {

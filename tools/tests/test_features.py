@@ -180,6 +180,7 @@ def test_metrics_file(zkl, path, tmp_path):
     lab = f'{{path="{path}"}}'
     assert f"zkl_lock_acquisitions_total{lab} 1" in text
     assert f"zkl_lock_run_exit_status{lab} 4" in text
+    assert f"zkl_lock_proof_waits_total{lab} 0" in text
     assert "# TYPE zkl_lock_wait_milliseconds summary" in text
     assert re.search(rf'zkl_lock_hold_milliseconds_count\{{path="{re.escape(path)}"\}} 1', text)
     for line in text.splitlines():  # every sample line is NAME{labels} NUMBER
