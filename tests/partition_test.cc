@@ -318,7 +318,8 @@ TEST_F(Partition, CliStopsItsCommandBeforeTheOtherSidesGrant) {
   std::vector<char *> argv;
   for (auto &s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
-  std::string out = MakeTempDir("zkl-partition-cli-") + "/out";
+  TempDir dir("zkl-partition-cli-");
+  std::string out = dir.path() + "/out";
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);

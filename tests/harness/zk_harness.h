@@ -317,4 +317,18 @@ std::string MakeTempDir(const std::string& prefix = "zkl-test-");
 // rm -rf
 void RemoveTree(const std::string& path);
 
+// A MakeTempDir directory removed with everything in it when the scope
+// ends, however the test ends.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix) : path_(MakeTempDir(prefix)) {}
+  ~TempDir() { RemoveTree(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace zkl_test

@@ -26,7 +26,8 @@ fn zkl_hold() -> PathBuf {
         return PathBuf::from(p);
     }
     let src = repo_root().join("tests/tools/zkl_hold.c");
-    let dir = std::env::temp_dir().join(format!("zkl-rust-hold-{}", std::process::id()));
+    // Under cargo's target directory (not /tmp): cargo clean removes it.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zkl-hold");
     std::fs::create_dir_all(&dir).unwrap();
     let bin = dir.join("zkl-hold");
     let libdir = pkg_config(&["--variable=libdir"]).pop().unwrap_or_default();
