@@ -2,10 +2,14 @@
 // client, and the memory of idle handles.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "rows.h"
@@ -44,6 +48,11 @@ struct Herd {
     Herd *herd;
     zkl_lock *lock = nullptr;
   };
+  // --hold-ms > 0: a holder releases after holding this long (the
+  // releaser thread), not at once; due releases in grant order.
+  int64_t hold_ns = 0;
+  std::deque<std::pair<int64_t, Slot *>> due;  // guarded by mu
+  std::condition_variable due_cv;
 };
 
 void HerdEvent(const zkl_event *ev, void *ud) {
@@ -57,6 +66,12 @@ void HerdEvent(const zkl_event *ev, void *ud) {
         h->handoff.Add(now - h->last_release.load());
       }
       h->acquired.fetch_add(1);
+      if (h->hold_ns > 0) {
+        std::lock_guard<std::mutex> lk(h->mu);
+        h->due.emplace_back(NowNs() + h->hold_ns, s);
+        h->due_cv.notify_one();
+        break;
+      }
       h->last_release.store(NowNs());
       Check(zkl_lock_release_async(s->lock, kOwner), "release_async");
       break;
@@ -102,6 +117,28 @@ void RowHerd(const Options &o) {
   TrimHeap();
   int64_t rss0 = RssBytes(), heap0 = HeapInUseBytes();
   Herd herd;
+  if (o.extra.count("hold-ms")) herd.hold_ns = std::atoll(o.extra.at("hold-ms").c_str()) * 1000000;
+  std::atomic<bool> stop_releaser{false};
+  std::thread releaser([&] {
+    std::unique_lock<std::mutex> lk(herd.mu);
+    while (!stop_releaser.load()) {
+      if (herd.due.empty()) {
+        herd.due_cv.wait_for(lk, std::chrono::milliseconds(50));
+        continue;
+      }
+      int64_t wait = herd.due.front().first - NowNs();
+      if (wait > 0) {
+        herd.due_cv.wait_for(lk, std::chrono::nanoseconds(wait));
+        continue;
+      }
+      Herd::Slot *s = herd.due.front().second;
+      herd.due.pop_front();
+      lk.unlock();
+      herd.last_release.store(NowNs());
+      Check(zkl_lock_release_async(s->lock, kOwner), "release_async");
+      lk.lock();
+    }
+  });
   std::vector<std::unique_ptr<Herd::Slot>> slots;
   for (int i = 0; i < waiters; ++i) {
     auto s = std::make_unique<Herd::Slot>();
@@ -165,6 +202,9 @@ void RowHerd(const Options &o) {
   uint64_t requests = SumCounter(all, "requests") - req1;
   WaitUntil(o.limit_ms, [&] { return herd.released.load() >= waiters; });
   ServerDelta srv = probe.Stop();
+  stop_releaser = true;
+  herd.due_cv.notify_one();
+  releaser.join();
   for (ZklClient *c : clients) c->StopDispatch();
 
   double w = waiters;
@@ -173,6 +213,7 @@ void RowHerd(const Options &o) {
       .Int("waiters", waiters)
       .Int("clients", nclients);
   if (sem) j.Int("max_leases", max_leases);
+  if (herd.hold_ns > 0) j.Int("hold_ms", herd.hold_ns / 1000000);
   j.Num("enqueue_s", static_cast<double>(enqueue_ns) / 1e9)
       .Num("enqueue_us_per_waiter", static_cast<double>(enqueue_ns) / 1e3 / w)
       .Num("enqueue_req_per_waiter", static_cast<double>(enq_requests) / w)

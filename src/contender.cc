@@ -406,10 +406,12 @@ void Contender::Check() {
   if (fixed()) {
     Submitted(client_->GetData(this, kFixedData, FixedPath(), want_hold()));
   } else {
-    // Only a semaphore's first in line watches the children (when it knows
-    // it is first: otherwise its answer tells, and it asks again).
-    bool watch = want_hold() && rule_->max_leases() > 0 && attempt_.wait == Attempt::Wait::kFirst;
-    Submitted(client_->GetChildren(this, watch ? kChildrenWatched : kChildren, path_, watch));
+    // Without a watch, a semaphore's first in line too: woken, it mostly
+    // holds after this read (a release woke it), and a watch set by it
+    // would stay armed on a holder, waking it for nothing at the next
+    // change (its own release included). Still first: Evaluate reads again
+    // with the watch (a change in between shows in that answer).
+    Submitted(client_->GetChildren(this, kChildren, path_, false));
   }
 }
 

@@ -10,7 +10,9 @@
 // Waiting without a herd, and without a waiter ever sleeping while it could
 // hold: only the first waiter (every node ahead of it holds) watches the
 // children list, so a release wakes exactly that one; every other waiter
-// watches its predecessor's node. A waiter that becomes a holder hands the
+// watches its predecessor's node. Woken, the first waiter reads the list
+// without a watch and sets one again only if still waiting: a watch left
+// on a holder would wake it for nothing at the next change. A waiter that becomes a holder hands the
 // children watch on by touching its own node, which wakes its successor,
 // now first in line (and a departing waiter wakes its successor by going).
 // So each release costs two notifications whatever the queue length: one

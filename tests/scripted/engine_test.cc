@@ -704,13 +704,38 @@ TEST_F(Scripted, SemaphoreFirstInLineWatchesTheChildrenAndHandsOff) {
   script_->Reply(watch, Children({OtherNode("lease-", 1), OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
   ExpectNoEvent();
   script_->FireWatch("/s", WatchType::kChildrenChanged);
+  // Woken, it reads without a watch: a grant would leave one armed on a
+  // holder, to fire for nothing at the next change.
   RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
-  EXPECT_TRUE(look->watch());
+  EXPECT_FALSE(look->watch());
   script_->Reply(look, Children({OtherNode("lease-", 2), own, OtherNode("lease-", 4)}));
   // A waiter behind watches this node: touching it hands over first place.
   RequestPtr handoff = script_->Next(Kind::kSetData, "/s/" + own);
   EXPECT_EQ(handoff->version, -1);
   ExpectAcquired(600u);
+  EXPECT_FALSE(script_->HasPending(Kind::kGetChildren));
+}
+
+// Woken by a change that does not admit it (a waiter joined behind), the
+// first in line reads again, now with the watch.
+TEST_F(Scripted, SemaphoreFirstInLineWokenByAnArrivalWatchesAgain) {
+  Start();
+  zkl_lock *s = NewLock("/s", ZKL_LOCK_SEMAPHORE, 1);
+  ASSERT_GT(zkl_lock_acquire_async(s, 1, -1), 0);
+  script_->Reply(script_->Next(Kind::kGetData, "/s"), Data("1", 1, 0));
+  std::string own = AnswerJoin("/s", 2, 630, {OtherNode("lease-", 1)});
+  script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Children({OtherNode("lease-", 1), own}));
+  script_->FireWatch("/s", WatchType::kChildrenChanged);
+  RequestPtr look = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_FALSE(look->watch());
+  script_->Reply(look, Children({OtherNode("lease-", 1), own, OtherNode("lease-", 3)}));
+  RequestPtr watched = script_->Next(Kind::kGetChildren, "/s");
+  EXPECT_TRUE(watched->watch());
+  script_->Reply(watched, Children({OtherNode("lease-", 1), own, OtherNode("lease-", 3)}));
+  ExpectNoEvent();
+  script_->FireWatch("/s", WatchType::kChildrenChanged);  // now the holder leaves
+  script_->Reply(script_->Next(Kind::kGetChildren, "/s"), Children({own, OtherNode("lease-", 3)}));
+  ExpectAcquired(630u);
 }
 
 // A semaphore waiter that decides to watch its predecessor (another
