@@ -362,6 +362,7 @@ void Contender::SendCreate() {
   const std::string &uuid = own_.UuidForCreate();
   attempt_.first = false;
   attempt_.follows.reset();
+  attempt_.by_number = false;
   if (rule_->max_leases() > 0) {
     // Pipelined: lease count, create, children — one round trip.
     if (!Submitted(client_->GetData(this, kLeaseCount, path_, false))) return;
@@ -527,7 +528,7 @@ void Contender::GrantIfNextNumber(int64_t released) {
   std::optional<int64_t> seq = SequenceOf(own_.name());
   if (seq && *seq == released + 1 && rule_->Decide({{*seq, own_.name()}}, 0).holds) {
     attempt_.first = true;
-    stats_.GrantedWithoutRead();
+    attempt_.by_number = true;
     Granted();
   } else {
     Check();
@@ -892,6 +893,7 @@ void Contender::Granted() {
   }
   attempt_.awaiting_proof = false;
   stats_.Granted(MonoNow());
+  if (std::exchange(attempt_.by_number, false)) stats_.GrantedWithoutRead();
   EnterPhase(Phase::kHeld);
   SetSuspended(false);
   hold_.count = 1;

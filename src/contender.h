@@ -252,6 +252,7 @@ class Contender : public Listener {
     // none ahead, whose sequence number this is: the next number proves the
     // new node first without a read (GrantIfNextNumber).
     std::optional<int64_t> follows{};
+    bool by_number = false;  // GrantIfNextNumber decided: counted at the grant
   };
   // What a hold carries, from Granted until the phase leaves kHeld
   // (EnterPhase resets it): a count of 0 is no hold.

@@ -23,7 +23,8 @@ class ContenderStats {
   // A hold ended by loss, with `error` (ZKL_ESESSION, ZKL_ELOST, ...).
   void Lost(int error);
   void Revoked() { ++revocations_; }
-  // A grant that waited for the quorum's proof (Contender::AwaitProof).
+  // An acquire held back, first in line, for the quorum's proof
+  // (Contender::AwaitProof).
   void ProofWaited() { ++proof_waits_; }
   // A grant decided by the next sequence number, without a children read
   // (Contender::GrantIfNextNumber).

@@ -12,9 +12,10 @@
 // children list, so a release wakes exactly that one; every other waiter
 // watches its predecessor's node. Woken, the first waiter reads the list
 // without a watch and sets one again only if still waiting: a watch left
-// on a holder would wake it for nothing at the next change. A waiter that becomes a holder hands the
-// children watch on by touching its own node, which wakes its successor,
-// now first in line (and a departing waiter wakes its successor by going).
+// on a holder would wake it for nothing at the next change. A waiter that
+// becomes a holder hands the children watch on by touching its own node,
+// which wakes its successor, now first in line (and a departing waiter
+// wakes its successor by going).
 // So each release costs two notifications whatever the queue length: one
 // for the next holder, one for the next in line. When the next in line is
 // a handle of the same client, the second is no notification at all: it

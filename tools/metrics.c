@@ -82,7 +82,7 @@ static const struct counter plain[] = {
     {"losses", "zkl_lock_losses_total", "counter", "Holds that ended by loss"},
     {"suspended_ms", "zkl_lock_suspended_milliseconds_total", "counter", "Time held but suspended"},
     {"revocations", "zkl_lock_revocations_total", "counter", "Revocation requests received"},
-    {"proof_waits", "zkl_lock_proof_waits_total", "counter", "Grants that waited for the quorum's proof"},
+    {"proof_waits", "zkl_lock_proof_waits_total", "counter", "Acquires held back for the quorum's proof"},
 };
 
 static void histogram(FILE *f, const struct metrics_entry *e, size_t n, const char *key,
