@@ -182,7 +182,12 @@ TEST(Stats, CoalescedCyclesCountAsGrantsWithoutRead) {
   ASSERT_EQ(zkl_lock_release(l.get(), 1), 0);
   std::string doc = Stats(c.get());
   EXPECT_EQ(Number(doc, "acquisitions", path), 4u);
-  EXPECT_EQ(Number(doc, "grants_without_read", path), 3u) << doc;
+  // Each of the three when its release was still held back as the acquire
+  // came (1 ms): a thread descheduled longer between the two calls sends
+  // the delete alone, and that acquire reads.
+  uint64_t by_number = Number(doc, "grants_without_read", path);
+  EXPECT_GE(by_number, 1u) << doc;
+  EXPECT_LE(by_number, 3u) << doc;
   EXPECT_EQ(Number(doc, "proof_waits", path), 0u);
 }
 
