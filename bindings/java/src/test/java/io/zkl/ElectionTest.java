@@ -78,6 +78,9 @@ class ElectionTest {
          ZklElection ea = a.election(path, "a"); ZklElection eb = b.election(path, "b")) {
       ea.campaign(T);
       assertThrows(ZklTimeoutException.class, () -> eb.campaign(Duration.ofMillis(300)));
+      // Its node goes in the background, one round trip after the call
+      // returns (zkl.h): await it before asking who is in the election.
+      TestSupport.awaitChildren(path, 1);
       assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left the election");
       ea.close();
       assertTrue(eb.campaign(T).bits() != 0);
@@ -92,6 +95,9 @@ class ElectionTest {
       ea.campaign(T);
       CompletableFuture<FencingToken> f = eb.campaignAsync(Duration.ofMillis(300));
       assertThrows(ZklTimeoutException.class, () -> TestSupport.await(f, T));
+      // Its node goes in the background, one round trip after the call
+      // returns (zkl.h): await it before asking who is in the election.
+      TestSupport.awaitChildren(path, 1);
       assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left the election");
     }
   }
@@ -103,6 +109,9 @@ class ElectionTest {
          ZklElection ea = a.election(path, "a"); ZklElection eb = b.election(path, "b")) {
       assertTrue(ea.tryCampaign().isPresent());
       assertEquals(Optional.empty(), eb.tryCampaign());
+      // Its node goes in the background, one round trip after the call
+      // returns (zkl.h): await it before asking who is in the election.
+      TestSupport.awaitChildren(path, 1);
       assertEquals(1, a.inspectElection(path, ElectionKind.FAIR, T).size(), "b left again");
       assertTrue(ea.validFor().compareTo(Duration.ZERO) > 0);
       ea.resign();
