@@ -161,7 +161,10 @@ ZKL_API void zkl_free(void *p);
 
 /* Event types (zkl_event_type). Locks, multi-locks and elections share one
  * vocabulary; elections say ELECTED / NOT_ELECTED where locks say ACQUIRED.
- * Every event carries its handle, owner, error and fencing token. */
+ * Every event carries its handle, owner, error and fencing token. The
+ * events of one change become readable together: whoever takes a SESSION
+ * event finds the SUSPENDED, RESTORED or LOST events of the handles that the
+ * same change touched already queued behind it. */
 #define ZKL_EVENT_SESSION 1        /* client session state changed          */
 #define ZKL_EVENT_ACQUIRED 2       /* async acquire succeeded               */
 #define ZKL_EVENT_ACQUIRE_FAILED 3 /* async acquire failed: see error       */

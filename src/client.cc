@@ -196,6 +196,7 @@ void Client::Close() {
     MutexLock lock(&mu_);
     if (!closed_) {
       closed_ = true;
+      EventBatch batch(this);
       for (auto &l : LiveListeners()) l->OnClientClosed();
       SetState(ZKL_SESSION_CLOSED);
       Log(ZKL_LOG_INFO, "zkl", "client closed");
@@ -398,6 +399,7 @@ void Client::RunDueWork() {
     // be about to expire the session. Holds are suspended until it answers.
     bound_lapsed_ = true;
     Log(ZKL_LOG_WARN, "zkl", "no answer from the server within the safety bound: holds suspended");
+    EventBatch batch(this);
     for (auto &l : LiveListeners()) l->OnSuspended();
   }
   if (HeartbeatDue() <= now && session_) {
@@ -583,7 +585,21 @@ void Client::SetState(int state, int error) {
 void Client::Emit(std::unique_ptr<zkl_event> ev) {
   if (ev->session_state == 0) ev->session_state = state_;
   ++events_;
-  queue_.Push(std::move(ev));
+  if (batch_ != nullptr) {
+    batch_->push_back(std::move(ev));
+  } else {
+    queue_.Push(std::move(ev));
+  }
+}
+
+Client::EventBatch::EventBatch(Client *c) : client_(c), outer_(c->batch_ == nullptr) {
+  if (outer_) c->batch_ = &events_;
+}
+
+Client::EventBatch::~EventBatch() {
+  if (!outer_) return;
+  client_->batch_ = nullptr;
+  client_->queue_.PushAll(std::move(events_));
 }
 
 void Client::Log(int level, std::string_view component, std::string_view message) {
@@ -632,6 +648,7 @@ std::vector<std::shared_ptr<Listener>> Client::LiveListeners() {
 
 void Client::OnZkState(ZkState zstate) {
   if (closed_) return;
+  EventBatch batch(this);
   if (zstate == ZkState::kConnected) {
     uint64_t sid = session_->session_id();
     // The same session id is the same session, even when the disconnect
@@ -732,6 +749,7 @@ void Client::ProofAdvanced() {
     // The quorum proved the same session again in time: holds are good again.
     bound_lapsed_ = false;
     Log(ZKL_LOG_INFO, "zkl", "the quorum proves the session again: holds restored");
+    EventBatch batch(this);
     for (auto &l : LiveListeners()) l->OnConnected(/*same_session=*/true);
   } else if (held_ > 0) {
     KickLoop();  // the bound check moved
@@ -759,6 +777,7 @@ void Client::AdjustHeld(int delta) {
 }
 
 void Client::SessionLost(int error) {
+  EventBatch batch(this);
   ++lost_sessions_;
   quorum_.Forget();
   SetState(ZKL_SESSION_LOST);

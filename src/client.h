@@ -221,6 +221,24 @@ class Client : public Handle, private ZkSink, private IoDriver {
   // cancels.
   void SetTimer(Listener *l, absl::Time when) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Emit(std::unique_ptr<zkl_event> ev) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Holds back what Emit queues while it lives, and queues it all at once
+  // when it ends (the outermost one, when nested). The event queue has a
+  // lock of its own, so a reader on another thread could otherwise take a
+  // session event before the handle events the same change causes (a LOST
+  // after SESSION_LOST, a SUSPENDED after SUSPENDED) are queued, and see
+  // the session lost with its locks still apparently held.
+  class EventBatch {
+   public:
+    explicit EventBatch(Client *c) ABSL_EXCLUSIVE_LOCKS_REQUIRED(c->mu_);
+    ~EventBatch() ABSL_NO_THREAD_SAFETY_ANALYSIS;  // still under the lock: it lives in its scope
+    EventBatch(const EventBatch &) = delete;
+    EventBatch &operator=(const EventBatch &) = delete;
+
+   private:
+    Client *const client_;
+    const bool outer_;
+    std::vector<std::unique_ptr<zkl_event>> events_;
+  };
   // Listeners report how many holds they have: heartbeats run while any is.
   void AdjustHeld(int delta) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Until when a hold of the current session is provably valid: the leader
@@ -370,6 +388,7 @@ class Client : public Handle, private ZkSink, private IoDriver {
   std::thread io_thread_;
 
   std::unique_ptr<ZkSession> session_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<zkl_event>> *batch_ ABSL_GUARDED_BY(mu_) = nullptr;  // EventBatch
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // one per ZkSession
   int state_ ABSL_GUARDED_BY(mu_) = ZKL_SESSION_CONNECTING;
   uint64_t session_id_ ABSL_GUARDED_BY(mu_) = 0;

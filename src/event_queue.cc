@@ -44,6 +44,16 @@ void EventQueue::Push(std::unique_ptr<zkl_event> ev) {
   events_.push_back(std::move(ev));
 }
 
+void EventQueue::PushAll(std::vector<std::unique_ptr<zkl_event>> evs) {
+  if (evs.empty()) return;
+  MutexLock lock(&mu_);
+  if (events_.empty()) {
+    SetReadable(true);
+    nonempty_.SignalAll();
+  }
+  for (auto &ev : evs) events_.push_back(std::move(ev));
+}
+
 std::unique_ptr<zkl_event> EventQueue::Pop() {
   MutexLock lock(&mu_);
   if (events_.empty()) return nullptr;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sync.h"
 #include "handles.h"
@@ -42,6 +43,8 @@ class EventQueue {
 
   int fd() const { return fd_; }
   void Push(std::unique_ptr<zkl_event> ev);
+  // Queues them in order, all visible to readers at the same moment.
+  void PushAll(std::vector<std::unique_ptr<zkl_event>> evs);
   // Next event, or null when empty.
   std::unique_ptr<zkl_event> Pop();
   size_t size() const;

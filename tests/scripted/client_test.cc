@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "fixture.h"
 
@@ -217,6 +219,59 @@ TEST_F(ScriptedClient, SessionGivenUpWhenNoServerAnswersInTime) {
   EXPECT_EQ(NextSession(), ZKL_SESSION_LOST);
   EXPECT_EQ(NextSession(), ZKL_SESSION_CONNECTED);  // a new session
   EXPECT_EQ(script_->session_serial(), 2);
+}
+
+// A reader on another thread that takes a session event finds the handle
+// events of the same change already queued behind it: every lock's
+// SUSPENDED after SESSION_SUSPENDED, every LOST after SESSION_LOST. (The
+// event queue has a lock of its own; a session loss once became readable
+// before its locks' LOST, and a test that drained right after the session
+// event saw the session lost and no lock lost.)
+TEST_F(ScriptedClient, SessionEventsAndTheirHandleEventsAreReadableTogether) {
+  configure_ = [](zkl_client_options *o) { o->lost_after_ms = 300; };
+  Start();
+  // Many locks make the window wide: without the batch, about one run of
+  // this test in three caught the race.
+  constexpr int kLocks = 200;
+  std::vector<zkl_lock *> locks;
+  for (int i = 0; i < kLocks; ++i) locks.push_back(NewLock(("/f" + std::to_string(i)).c_str()));
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < kLocks; ++i) HoldFair(locks[i], "/f" + std::to_string(i), 1000 * (round + 1) + i);
+    // After each session event: the handle events readable at once (no wait).
+    std::vector<int> states, suspended_after, lost_after;
+    std::thread reader([&] {
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
+      while (lost_after.empty() && std::chrono::steady_clock::now() < deadline) {
+        zkl_event *ev = nullptr;
+        if (zkl_client_next_event(c_, &ev) != ZKL_OK) {
+          zkl_client_wait(c_, 50);
+          continue;
+        }
+        bool session = zkl_event_type(ev) == ZKL_EVENT_SESSION;
+        int state = zkl_event_session_state(ev);
+        zkl_event_free(ev);
+        if (!session || (state != ZKL_SESSION_SUSPENDED && state != ZKL_SESSION_LOST)) continue;
+        states.push_back(state);
+        int suspended = 0, lost = 0;
+        while (zkl_client_next_event(c_, &ev) == ZKL_OK) {
+          suspended += zkl_event_type(ev) == ZKL_EVENT_SUSPENDED;
+          lost += zkl_event_type(ev) == ZKL_EVENT_LOST;
+          zkl_event_free(ev);
+        }
+        if (state == ZKL_SESSION_SUSPENDED) {
+          suspended_after.push_back(suspended);
+        } else {
+          lost_after.push_back(lost);
+        }
+      }
+    });
+    script_->DropConnection();  // and no server comes back: suspended, then lost
+    reader.join();
+    EXPECT_EQ(states, (std::vector<int>{ZKL_SESSION_SUSPENDED, ZKL_SESSION_LOST})) << "round " << round;
+    EXPECT_EQ(suspended_after, std::vector<int>{kLocks}) << "round " << round;
+    EXPECT_EQ(lost_after, std::vector<int>{kLocks}) << "round " << round;
+    ASSERT_EQ(zkl_client_wait_connected(c_, kWaitMs), ZKL_OK);  // the next session, for the next round
+  }
 }
 
 TEST_F(ScriptedClient, SessionThatCannotStartIsRetried) {
