@@ -176,11 +176,9 @@ int Contender::ReleaseLocked(uint64_t owner, bool wait, bool coalesce) {
     if (request != 0) Notify(ZKL_EVENT_RELEASED, 0, 0, request);
     return static_cast<int>(request);
   }
-  bool first = hold_.first;
   EnterPhase(Phase::kIdle);
   owner_ = 0;
   std::string name = own_.name();
-  released_first_ = first ? name : std::string();
   // An async release of a sequential node waits a moment for a following
   // acquire to take it along (SendCreate); a fixed node has one name for
   // every acquisition, so its next create must wait for the delete anyway.
@@ -387,7 +385,7 @@ void Contender::SendCreate() {
     // The released node held with none ahead: the new node's number tells
     // whether it is first (GrantIfNextNumber), so no children read follows.
     std::optional<int64_t> follows;
-    if (*deferred == released_first_) follows = SequenceOf(*deferred);
+    if (*deferred == granted_first_) follows = SequenceOf(*deferred);
     if (!Submitted(client_->Multi(this, kReleaseAndCreate, std::move(ops)))) return;
     reaper_.TakenAlong(*client_);
     attempt_.follows = follows;
@@ -898,7 +896,7 @@ void Contender::Granted() {
   SetSuspended(false);
   hold_.count = 1;
   hold_.revoke_seen = false;
-  hold_.first = std::exchange(attempt_.first, false);
+  granted_first_ = std::exchange(attempt_.first, false) ? own_.name() : std::string();
   if (max_hold_ > absl::ZeroDuration()) hold_.deadline = MonoNow() + max_hold_;
   attempt_.watched.clear();
   attempt_.deadline = absl::InfiniteFuture();

@@ -260,7 +260,6 @@ class Contender : public Listener {
     uint32_t count = 0;      // the owner's acquisitions (reentrant: more than one)
     bool suspended = false;  // not provably held right now
     bool revoke_seen = false;  // REVOKE_REQUESTED went out
-    bool first = false;        // granted with no node ahead of its node
     absl::Time deadline = absl::InfiniteFuture();  // max hold time
   };
 
@@ -271,8 +270,9 @@ class Contender : public Listener {
   Hold hold_ ABSL_GUARDED_BY(client_->mu());
   // The owner told LOST who has not released since: its release hears ELOST, once.
   std::optional<uint64_t> lost_owner_ ABSL_GUARDED_BY(client_->mu());
-  // The last node released after a hold with no node ahead (SendCreate).
-  std::string released_first_ ABSL_GUARDED_BY(client_->mu());
+  // The node of the last grant, if it was granted with no node ahead (its
+  // release followed by a create: SendCreate).
+  std::string granted_first_ ABSL_GUARDED_BY(client_->mu());
   // A blocking acquire waits until done_seq_ reaches its number (request_seq_).
   uint64_t request_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
   uint64_t done_seq_ ABSL_GUARDED_BY(client_->mu()) = 0;
