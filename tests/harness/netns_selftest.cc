@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zookeeper.h>
 
@@ -289,6 +291,45 @@ TEST_F(NetnsTest, ZkNetnsScript) {
   EXPECT_FALSE(FileExists(record));
   Cmd({z, "down", name}, &rc);  // idempotent
   EXPECT_EQ(rc, 0);
+}
+
+// The owner watcher (ZK_OWNER_PID at `up`): the network stays while its
+// owner lives, and goes once the owner is gone, so that a crashed test run
+// leaves no namespaces behind and a live one never loses its network.
+TEST_F(NetnsTest, OwnerWatcherTakesTheNetworkDownOnlyAfterItsOwner) {
+  SKIP_WITHOUT_NETNS();
+  const std::string z = ZkNetnsScript();
+  const std::string name = "w" + std::to_string(getpid()) + "t";
+  const std::string record = "/run/zkl-netns/" + name;
+  struct Down {
+    std::string script, name;
+    ~Down() { RunCommand({script, "down", name}); }
+  } down{z, name};
+  // The owner: a child that waits to be killed.
+  pid_t owner = fork();
+  if (owner == 0) {
+    for (;;) pause();
+  }
+  ASSERT_GT(owner, 0);
+  struct Reap {
+    pid_t pid;
+    ~Reap() {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  } reap{owner};
+  CommandResult r = RunCommand({z, "up", name, "1", "0"}, {"ZK_OWNER_PID=" + std::to_string(owner)});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // The watcher looks once a second: four looks at a live owner leave the
+  // network alone. (A window to observe, not a wait for something.)
+  std::this_thread::sleep_for(seconds(4));
+  EXPECT_TRUE(FileExists(record));
+  EXPECT_EQ(NetnsWithPrefix(name).size(), 2u) << "the hub and s1";
+  const auto t0 = Clock::now();
+  kill(owner, SIGKILL);
+  EXPECT_TRUE(WaitUntil(seconds(20), [&] { return !FileExists(record) && NetnsWithPrefix(name).empty(); }))
+      << "the network outlived its owner";
+  Note("the network gone after its owner", t0);
 }
 
 // Partitions of a 3-server quorum: Isolate, Block, Unplug, Split, Heal.

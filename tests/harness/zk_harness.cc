@@ -96,7 +96,9 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
     }
     if (!overridden) env_store.push_back(std::move(kv));
   }
-  env_store.push_back("ZK_OWNER_PID=" + std::to_string(getpid()));
+  bool owner_given = false;
+  for (const auto& x : extra_env) owner_given = owner_given || x.rfind("ZK_OWNER_PID=", 0) == 0;
+  if (!owner_given) env_store.push_back("ZK_OWNER_PID=" + std::to_string(getpid()));
   for (const auto& x : extra_env) env_store.push_back(x);
   std::vector<char*> envp;
   for (auto& s : env_store) envp.push_back(s.data());

@@ -306,8 +306,9 @@ struct CommandResult {
 };
 
 // Runs argv (no shell; argv[0] searched in PATH) with ZK_OWNER_PID set to this
-// process plus `extra_env` ("KEY=VALUE"), stdin from /dev/null, all other
-// file descriptors closed in the child, and captures its output (bounded).
+// process (unless `extra_env` sets it) plus `extra_env` ("KEY=VALUE"), stdin
+// from /dev/null, all other file descriptors closed in the child, and
+// captures its output (bounded).
 CommandResult RunCommand(const std::vector<std::string>& argv,
                          const std::vector<std::string>& extra_env = {});
 
