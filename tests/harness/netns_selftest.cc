@@ -197,6 +197,12 @@ class NetnsTest : public ::testing::Test {
 
 // ---------------------------------------------------------------------------
 
+// Takes the network `name` down when the scope ends, however the test ends.
+struct DownAtEnd {
+  std::string script, name;
+  ~DownAtEnd() { RunCommand({script, "down", name}); }
+};
+
 // zk-netns on its own: up/down, records, blocks, plugs, and the root
 // namespace left untouched.
 TEST_F(NetnsTest, ZkNetnsScript) {
@@ -204,10 +210,7 @@ TEST_F(NetnsTest, ZkNetnsScript) {
   const std::string z = ZkNetnsScript();
   const std::string name = "y" + std::to_string(getpid()) + "t";
   const std::string record = "/run/zkl-netns/" + name;
-  struct Down {
-    std::string script, name;
-    ~Down() { RunCommand({script, "down", name}); }
-  } down{z, name};
+  DownAtEnd down{z, name};
 
   const std::string links_before = Cmd({"ip", "-o", "link", "show"});
   const std::string addrs_before = Cmd({"ip", "-o", "addr", "show"});
@@ -301,10 +304,7 @@ TEST_F(NetnsTest, OwnerWatcherTakesTheNetworkDownOnlyAfterItsOwner) {
   const std::string z = ZkNetnsScript();
   const std::string name = "w" + std::to_string(getpid()) + "t";
   const std::string record = "/run/zkl-netns/" + name;
-  struct Down {
-    std::string script, name;
-    ~Down() { RunCommand({script, "down", name}); }
-  } down{z, name};
+  DownAtEnd down{z, name};
   // The owner: a child that waits to be killed.
   pid_t owner = fork();
   if (owner == 0) {
