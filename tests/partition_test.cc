@@ -71,6 +71,9 @@ class Partition : public ::testing::Test {
 
   void SetUp() override {
     if (skip_reason_ != nullptr) ZKL_SKIP_OR_FAIL_WITHOUT_NETNS(*skip_reason_);
+    // Without its network no case can pass: say so at once, not after the
+    // health wait.
+    ASSERT_TRUE(ens_->Present()) << "the network " << ens_->name() << " was taken down under the test";
     ASSERT_TRUE(ens_->WaitHealthy(std::chrono::seconds(90))) << "the ensemble is not healthy";
     leader_ = ens_->LeaderIndex();
     ASSERT_GT(leader_, 0);

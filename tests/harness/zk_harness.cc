@@ -643,6 +643,8 @@ void NetnsEnsemble::Plug(const std::string& node) { Netns({"plug", name_, node})
 
 void NetnsEnsemble::Heal() { Netns({"heal", name_}); }
 
+bool NetnsEnsemble::Present() const { return RunCommand({ZkNetnsScript(), "list", name_}).exit_code == 0; }
+
 bool NetnsEnsemble::EnterClientNamespace(int j) {
   if (j < 1 || j > clients_) {
     errno = EINVAL;

@@ -219,6 +219,9 @@ class NetnsEnsemble {
   void Plug(const std::string& node);
   // Undoes every Block/Isolate/Split and plugs every node.
   void Heal();
+  // Whether zk-netns still has this network: false once something took it
+  // down under the test (nothing it runs can work after that).
+  bool Present() const;
 
   // Moves the calling thread into client namespace cJ (setns); threads it
   // creates afterwards (e.g. a ZooKeeper client's) inherit it.  Returns false
