@@ -198,26 +198,14 @@ TEST_F(HarnessTest, StandaloneLifecycle) {
 // lives, and is killed once the owner is gone (a crashed test run leaves no
 // JVM behind; a live one never loses its server to the watcher).
 TEST_F(HarnessTest, OwnerWatcherKillsTheServerOnlyAfterItsOwner) {
-  // The owner: a child that waits to be killed.
-  pid_t owner = fork();
-  if (owner == 0) {
-    for (;;) pause();
-  }
-  ASSERT_GT(owner, 0);
-  struct Reap {
-    pid_t pid;
-    ~Reap() {
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-    }
-  } reap{owner};
-  auto s = ZkServer::StartStandalone({"ZK_OWNER_PID=" + std::to_string(owner)});
+  StandInOwner owner;
+  auto s = ZkServer::StartStandalone({owner.env()});
   // The watcher looks once a second: four looks at a live owner leave the
   // server alone. (A window to observe, not a wait for something.)
   std::this_thread::sleep_for(seconds(4));
   EXPECT_EQ(s->FourLetter("ruok"), "imok");
   const auto t0 = Clock::now();
-  kill(owner, SIGKILL);
+  owner.Kill();
   bool gone = false;
   while (!gone && Clock::now() - t0 < seconds(20)) {
     gone = s->FourLetter("ruok", milliseconds(500)).empty();

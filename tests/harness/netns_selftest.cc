@@ -9,9 +9,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zookeeper.h>
 
@@ -305,20 +303,8 @@ TEST_F(NetnsTest, OwnerWatcherTakesTheNetworkDownOnlyAfterItsOwner) {
   const std::string name = "w" + std::to_string(getpid()) + "t";
   const std::string record = "/run/zkl-netns/" + name;
   DownAtEnd down{z, name};
-  // The owner: a child that waits to be killed.
-  pid_t owner = fork();
-  if (owner == 0) {
-    for (;;) pause();
-  }
-  ASSERT_GT(owner, 0);
-  struct Reap {
-    pid_t pid;
-    ~Reap() {
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-    }
-  } reap{owner};
-  CommandResult r = RunCommand({z, "up", name, "1", "0"}, {"ZK_OWNER_PID=" + std::to_string(owner)});
+  StandInOwner owner;
+  CommandResult r = RunCommand({z, "up", name, "1", "0"}, {owner.env()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // The watcher looks once a second: four looks at a live owner leave the
   // network alone. (A window to observe, not a wait for something.)
@@ -326,7 +312,7 @@ TEST_F(NetnsTest, OwnerWatcherTakesTheNetworkDownOnlyAfterItsOwner) {
   EXPECT_TRUE(FileExists(record));
   EXPECT_EQ(NetnsWithPrefix(name).size(), 2u) << "the hub and s1";
   const auto t0 = Clock::now();
-  kill(owner, SIGKILL);
+  owner.Kill();
   EXPECT_TRUE(WaitUntil(seconds(20), [&] { return !FileExists(record) && NetnsWithPrefix(name).empty(); }))
       << "the network outlived its owner";
   Note("the network gone after its owner", t0);

@@ -228,6 +228,21 @@ void ZkServer::ReadConnect() {
   netns_ = ReadFile(dir_ + "/netns");
 }
 
+StandInOwner::StandInOwner() : pid_(fork()) {
+  if (pid_ == 0) {
+    for (;;) pause();  // async-signal-safe: fine after fork in a threaded process
+  }
+  if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+}
+
+StandInOwner::~StandInOwner() {
+  kill(pid_, SIGKILL);
+  while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+void StandInOwner::Kill() { kill(pid_, SIGKILL); }
+
 std::unique_ptr<ZkServer> ZkServer::StartStandalone(const std::vector<std::string>& env) {
   QuietZkClientLogs();
   std::string dir = MakeTempDir("zkl-zk-");

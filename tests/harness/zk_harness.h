@@ -321,6 +321,23 @@ std::string MakeTempDir(const std::string& prefix = "zkl-test-");
 // rm -rf
 void RemoveTree(const std::string& path);
 
+// A child process that only waits, to stand in as the ZK_OWNER_PID of
+// something a test hands to the owner watchers: Kill() plays the owner's
+// crash; the destructor kills and reaps it, however the test ends.
+class StandInOwner {
+ public:
+  StandInOwner();  // throws std::runtime_error when fork fails
+  ~StandInOwner();
+  StandInOwner(const StandInOwner&) = delete;
+  StandInOwner& operator=(const StandInOwner&) = delete;
+  int pid() const { return pid_; }
+  std::string env() const { return "ZK_OWNER_PID=" + std::to_string(pid_); }
+  void Kill();  // SIGKILL, not reaped: a zombie and then gone, as a crash
+
+ private:
+  int pid_;
+};
+
 // A MakeTempDir directory removed with everything in it when the scope
 // ends, however the test ends.
 class TempDir {
